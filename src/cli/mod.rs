@@ -1,0 +1,109 @@
+//! The command line: clap definitions, argument parsers, and one module per subcommand.
+
+mod count;
+mod table;
+
+use clap::{Parser, Subcommand};
+use nqueens::plan::{Algorithm, MAX_SPLIT_DEPTH};
+use nqueens::Error;
+use std::io::Write;
+
+/// Count, find and list the solutions of the N-Queens problem.
+///
+/// Place N queens on an N×N board so that no two share a row, column or diagonal. Counts are
+/// computed in parallel with u64 bit masks and checked against the known OEIS values
+/// (A000170: all solutions; A002562: solutions up to rotation and reflection).
+///
+/// Exit codes: 0 success; 1 runtime failure; 2 bad usage or input; 3 a computed count
+/// disagrees with a known value.
+#[derive(Debug, Parser)]
+#[command(name = "nqueens", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count all solutions of an N×N board (and the unique ones), in parallel, checked against OEIS.
+    Count(count::CountArgs),
+    /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
+    Table(table::TableArgs),
+}
+
+/// Options shared by everything that counts.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EngineArgs {
+    /// Worker threads (at least 1). Default: the number of logical CPUs.
+    #[arg(long, short = 't', value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// How symmetry is used: `symmetric` (all 8 symmetries; also gives the unique count),
+    /// `mirror` (left half of row 0, counted twice), `plain` (no symmetry).
+    #[arg(long, short = 'a', value_enum, default_value_t = Algorithm::Symmetric)]
+    pub algorithm: Algorithm,
+    /// Rows of the board expanded into independent tasks: 1, 2 or 3.
+    /// Default: the smallest depth giving at least 8 tasks per thread.
+    #[arg(long, value_name = "D", value_parser = parse_split_depth)]
+    pub split_depth: Option<u32>,
+}
+
+impl EngineArgs {
+    /// The thread count to use.
+    pub fn threads(&self) -> usize {
+        self.threads
+            .unwrap_or_else(nqueens::engine::default_threads)
+    }
+}
+
+/// Parses a board size: a whole number in 1..=64.
+pub fn parse_n(s: &str) -> Result<u32, String> {
+    let v: i64 = s.trim().parse().map_err(|_| {
+        format!("'{s}' is not a board size: N must be a whole number between 1 and 64")
+    })?;
+    nqueens::bits::check_n(v).map_err(|e| e.to_string())
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err(Error::Threads.to_string()),
+        Ok(t) => Ok(t),
+        Err(_) => Err(format!(
+            "'{s}' is not a thread count: give a whole number of at least 1"
+        )),
+    }
+}
+
+fn parse_split_depth(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(d) if (1..=MAX_SPLIT_DEPTH).contains(&d) => Ok(d),
+        Ok(d) => Err(Error::SplitDepth(d).to_string()),
+        Err(_) => Err(format!("'{s}' is not a split depth: give 1, 2 or 3")),
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Count(a) => count::run(a),
+        Command::Table(a) => table::run(a),
+    }
+}
+
+/// Writes `text` to stdout. A closed pipe (`| head`) is not an error: the reader is done.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}
+
+/// Maps an error to the process exit code (see `nqueens --help`).
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    match e.downcast_ref::<Error>() {
+        Some(err) => err.exit_code(),
+        None => 1,
+    }
+}

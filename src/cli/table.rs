@@ -1,0 +1,121 @@
+//! `nqueens table A..B`.
+
+use super::{print, EngineArgs};
+use nqueens::oeis::{check, Sequence};
+use nqueens::{engine, Algorithm, Error, Plan};
+use serde::Serialize;
+
+/// Arguments of `table`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Each line is `n a(n) mark`, as in an OEIS b-file plus a mark:\n  \
+    ok       the computed value equals the known one\n  \
+    MISMATCH the computed value differs (the known one follows); exit code 3\n  \
+    new      no known value to compare with\n\n\
+    Example:\n  nqueens table 1..12\n  nqueens table 4..10 --unique --json"
+)]
+pub struct TableArgs {
+    /// The range of board sizes, both ends included: `A..B` with 1 <= A <= B <= 64 (or one N).
+    #[arg(value_name = "A..B", value_parser = parse_range)]
+    pub range: (u32, u32),
+    /// Reproduce A002562 (solutions up to rotation and reflection) instead of A000170.
+    /// Needs the `symmetric` algorithm.
+    #[arg(long)]
+    pub unique: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One line of the table.
+#[derive(Debug, Serialize)]
+struct Line {
+    n: u32,
+    sequence: &'static str,
+    value: u128,
+    known: Option<u128>,
+    matches_known: Option<bool>,
+}
+
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = |why: &str| Error::Range(s.to_string(), why.to_string()).to_string();
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (a, b.strip_prefix('=').unwrap_or(b)),
+        None => (s, s),
+    };
+    let num = |x: &str| -> Result<u32, String> {
+        let v: i64 = x
+            .trim()
+            .parse()
+            .map_err(|_| bad("expected A..B with whole numbers, both ends included, e.g. 1..12"))?;
+        nqueens::bits::check_n(v).map_err(|e| bad(&e.to_string()))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    if a > b {
+        return Err(bad(&format!(
+            "the start ({a}) is after the end ({b}); write the smaller number first"
+        )));
+    }
+    Ok((a, b))
+}
+
+pub fn run(a: TableArgs) -> anyhow::Result<()> {
+    let seq = if a.unique {
+        Sequence::A002562
+    } else {
+        Sequence::A000170
+    };
+    if a.unique && a.engine.algorithm != Algorithm::Symmetric {
+        anyhow::bail!(Error::Range(
+            format!("--unique with --algorithm {}", a.engine.algorithm.name()),
+            "unique counts come only from the symmetric algorithm".into()
+        ));
+    }
+    let threads = a.engine.threads();
+    let mut first_mismatch = None;
+    for n in a.range.0..=a.range.1 {
+        let depth = a
+            .engine
+            .split_depth
+            .unwrap_or_else(|| Plan::default_split_depth(n, a.engine.algorithm, threads));
+        let plan = Plan::new(n, a.engine.algorithm, depth)?;
+        let tally = engine::run(&plan, threads)?.tally;
+        let value = if a.unique {
+            tally.unique().unwrap_or_default()
+        } else {
+            tally.total
+        };
+        let c = check(seq, n, value);
+        let line = Line {
+            n,
+            sequence: seq.id(),
+            value,
+            known: c.known,
+            matches_known: c.matches,
+        };
+        let text = if a.json {
+            serde_json::to_string(&line)? + "\n"
+        } else {
+            match (c.matches, c.known) {
+                (Some(true), _) => format!("{n} {value} ok\n"),
+                (Some(false), Some(k)) => format!("{n} {value} MISMATCH {k}\n"),
+                _ => format!("{n} {value} new\n"),
+            }
+        };
+        print(&text)?;
+        if let (Some(false), Some(known), None) = (c.matches, c.known, &first_mismatch) {
+            first_mismatch = Some(Error::Mismatch {
+                sequence: seq.id(),
+                n,
+                computed: value,
+                known,
+            });
+        }
+    }
+    match first_mismatch {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}

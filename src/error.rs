@@ -1,0 +1,51 @@
+//! The library's error type.
+
+use thiserror::Error;
+
+/// Everything the library can refuse or fail at. Each message says what was wrong and what
+/// is allowed, so the CLI can print it as it is.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The board size is outside what the `u64` masks can hold.
+    #[error("board size {0} is out of range: N must be between 1 and 64 (the width of the u64 bit masks)")]
+    BoardSize(i64),
+    /// The split depth is not one the planner supports.
+    #[error("split depth {0} is out of range: it must be 1, 2 or 3 (rows expanded into tasks)")]
+    SplitDepth(u32),
+    /// The thread count is zero.
+    #[error("thread count must be at least 1 (got 0); leave --threads out to use every CPU")]
+    Threads,
+    /// A table range whose start is after its end, or out of range.
+    #[error("bad range {0}: {1}")]
+    Range(String, String),
+    /// The rayon pool could not be built.
+    #[error("could not start the worker pool: {0}")]
+    Pool(String),
+    /// A computed count disagrees with the known OEIS value.
+    #[error("{sequence}({n}) computed as {computed}, but the known value is {known}")]
+    Mismatch {
+        /// The OEIS sequence, e.g. "A000170".
+        sequence: &'static str,
+        /// Board size.
+        n: u32,
+        /// What this run computed.
+        computed: u128,
+        /// The known value.
+        known: u128,
+    },
+}
+
+impl Error {
+    /// The process exit code for this error: 2 for bad usage or input, 3 for a count that
+    /// disagrees with a known value, 1 for a runtime failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::BoardSize(_) | Error::SplitDepth(_) | Error::Threads | Error::Range(..) => 2,
+            Error::Mismatch { .. } => 3,
+            Error::Pool(_) => 1,
+        }
+    }
+}
+
+/// Shorthand for results carrying [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

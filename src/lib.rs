@@ -1,0 +1,33 @@
+//! # nqueens
+//!
+//! Count, find and list the solutions of the N-Queens problem: place N queens on an N×N board
+//! so that no two share a row, column or diagonal.
+//!
+//! The counter keeps the occupied columns and the two diagonal sets as `u64` masks
+//! ([`bits::Masks`]), splits the first rows of the board into independent tasks
+//! ([`plan::Plan`]), counts each with a kernel ([`kernel`]) on a rayon pool
+//! ([`engine::run`]), sums the tallies in `u128` and compares them with the known OEIS values
+//! ([`oeis`]).
+//!
+//! ```
+//! use nqueens::{engine, plan::{Algorithm, Plan}};
+//! let plan = Plan::new(8, Algorithm::Symmetric, 2).unwrap();
+//! let out = engine::run(&plan, 2).unwrap();
+//! assert_eq!(out.tally.total, 92);
+//! assert_eq!(out.tally.unique(), Some(12));
+//! ```
+//!
+//! Coordinates in the library are 0-based: row 0 is the top row, column 0 the leftmost.
+
+pub mod bits;
+pub mod engine;
+pub mod error;
+pub mod kernel;
+pub mod oeis;
+pub mod plan;
+pub mod reference;
+pub mod report;
+
+pub use error::{Error, Result};
+pub use plan::{Algorithm, Plan};
+pub use report::CountReport;

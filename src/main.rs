@@ -1,0 +1,17 @@
+//! The `nqueens` command: parse, dispatch, print errors, exit code.
+
+mod cli;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(cli::exit_code(&e))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The known values of OEIS A000170 (all solutions) and A002562 (solutions up to rotation and
+//! reflection), and the cross-check of computed counts against them.
+//!
+//! The values are the b-files in `data/oeis/`, compiled into the binary.
+
+use std::sync::OnceLock;
+
+/// The OEIS sequences this crate reproduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sequence {
+    /// A000170: the number of ways to place n non-attacking queens on an n×n board.
+    A000170,
+    /// A002562: the same, with boards equal under rotation and reflection counted once.
+    A002562,
+}
+
+const B000170: &str = include_str!("../data/oeis/b000170.txt");
+const B002562: &str = include_str!("../data/oeis/b002562.txt");
+
+/// Parses a b-file (`n a(n)` per line, `#` comments) into `(n, a(n))` pairs.
+///
+/// Panics only on a malformed built-in file, which the unit tests rule out.
+fn parse_bfile(text: &str) -> Vec<(u32, u128)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let n = it.next().and_then(|s| s.parse().ok());
+            let a = it.next().and_then(|s| s.parse().ok());
+            match (n, a) {
+                (Some(n), Some(a)) => (n, a),
+                _ => panic!("malformed built-in b-file line: {l:?}"),
+            }
+        })
+        .collect()
+}
+
+impl Sequence {
+    /// The OEIS identifier, e.g. `"A000170"`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Sequence::A000170 => "A000170",
+            Sequence::A002562 => "A002562",
+        }
+    }
+
+    /// Every known `(n, a(n))` of the sequence, in increasing n.
+    pub fn known_values(self) -> &'static [(u32, u128)] {
+        static A: OnceLock<Vec<(u32, u128)>> = OnceLock::new();
+        static B: OnceLock<Vec<(u32, u128)>> = OnceLock::new();
+        match self {
+            Sequence::A000170 => A.get_or_init(|| parse_bfile(B000170)),
+            Sequence::A002562 => B.get_or_init(|| parse_bfile(B002562)),
+        }
+    }
+
+    /// The known value a(n), if the table has it.
+    pub fn known(self, n: u32) -> Option<u128> {
+        self.known_values()
+            .iter()
+            .find(|&&(k, _)| k == n)
+            .map(|&(_, a)| a)
+    }
+}
+
+/// The outcome of comparing one computed count with the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Check {
+    /// The known value, if the table has one for this n.
+    pub known: Option<u128>,
+    /// `Some(true)` if it matches, `Some(false)` if not, `None` when there is no known value.
+    pub matches: Option<bool>,
+}
+
+/// Compares a computed value with the known a(n).
+pub fn check(seq: Sequence, n: u32, computed: u128) -> Check {
+    let known = seq.known(n);
+    Check {
+        known,
+        matches: known.map(|k| k == computed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_complete_and_ordered() {
+        let a = Sequence::A000170.known_values();
+        assert_eq!(a.len(), 28);
+        assert!(a.iter().enumerate().all(|(i, &(n, _))| n == i as u32));
+        let b = Sequence::A002562.known_values();
+        assert_eq!(b.len(), 27);
+        assert!(b.iter().enumerate().all(|(i, &(n, _))| n == i as u32 + 1));
+    }
+
+    #[test]
+    fn spot_values() {
+        assert_eq!(Sequence::A000170.known(8), Some(92));
+        assert_eq!(Sequence::A000170.known(27), Some(234_907_967_154_122_528));
+        assert_eq!(Sequence::A002562.known(8), Some(12));
+        assert_eq!(Sequence::A002562.known(16), Some(1_846_955));
+        assert_eq!(Sequence::A000170.known(28), None);
+    }
+
+    #[test]
+    fn check_reports_mismatch() {
+        assert_eq!(
+            check(Sequence::A000170, 8, 92),
+            Check {
+                known: Some(92),
+                matches: Some(true)
+            }
+        );
+        assert_eq!(check(Sequence::A000170, 8, 93).matches, Some(false));
+        assert_eq!(check(Sequence::A000170, 40, 1).matches, None);
+    }
+}

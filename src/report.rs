@@ -1,0 +1,151 @@
+//! Results of a count and their text and JSON renderings.
+
+use crate::engine::Outcome;
+use crate::error::Error;
+use crate::oeis::{check, Sequence};
+use crate::plan::{Algorithm, Plan};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The result of `count`, as printed (`--json` serialises exactly these fields).
+///
+/// Counts are exact JSON integers (Rust `u128`): tools that read JSON numbers as doubles lose
+/// digits past 2^53.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountReport {
+    /// Board size.
+    pub n: u32,
+    /// The method used.
+    pub algorithm: Algorithm,
+    /// All solutions: A000170(n).
+    pub total: u128,
+    /// A000170(n) from the table, or null when not known.
+    pub known: Option<u128>,
+    /// Whether `total` equals `known` (null when not known).
+    pub matches_known: Option<bool>,
+    /// Solutions up to rotation and reflection, A002562(n) (null unless `symmetric`).
+    pub unique: Option<u128>,
+    /// A002562(n) from the table, or null.
+    pub known_unique: Option<u128>,
+    /// Whether `unique` equals `known_unique` (null when either is missing).
+    pub matches_known_unique: Option<bool>,
+    /// Solutions unchanged by a quarter turn (null unless `symmetric`).
+    pub solutions_sym90: Option<u128>,
+    /// Solutions unchanged by a half turn, the quarter-turn ones included (null unless `symmetric`).
+    pub solutions_sym180: Option<u128>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Rows expanded into tasks.
+    pub split_depth: u32,
+    /// Tasks in the plan.
+    pub tasks: usize,
+    /// Queens placed in the whole search.
+    pub nodes: u128,
+    /// Wall time of the search in seconds.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+}
+
+impl CountReport {
+    /// Builds the report of a finished run and compares it with the known values.
+    pub fn new(plan: &Plan, outcome: &Outcome) -> CountReport {
+        let n = plan.n;
+        let t = &outcome.tally;
+        let total = check(Sequence::A000170, n, t.total);
+        let unique = t.unique();
+        let known_unique = Sequence::A002562.known(n);
+        let seconds = outcome.elapsed.as_secs_f64();
+        CountReport {
+            n,
+            algorithm: plan.algorithm,
+            total: t.total,
+            known: total.known,
+            matches_known: total.matches,
+            unique,
+            known_unique,
+            matches_known_unique: unique.and_then(|u| known_unique.map(|k| k == u)),
+            solutions_sym90: t.classes.map(|c| 2 * c.c2 + c.c1),
+            solutions_sym180: t.classes.map(|c| 2 * c.c2 + 4 * c.c4 + c.c1),
+            threads: outcome.threads,
+            split_depth: plan.split_depth,
+            tasks: plan.tasks.len(),
+            nodes: t.nodes,
+            seconds,
+            nodes_per_second: if seconds > 0.0 {
+                t.nodes as f64 / seconds
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// The first disagreement with a known value, as an error (exit code 3), if any.
+    pub fn mismatch(&self) -> Option<Error> {
+        if let (Some(false), Some(known)) = (self.matches_known, self.known) {
+            return Some(Error::Mismatch {
+                sequence: Sequence::A000170.id(),
+                n: self.n,
+                computed: self.total,
+                known,
+            });
+        }
+        if let (Some(false), Some(known), Some(computed)) =
+            (self.matches_known_unique, self.known_unique, self.unique)
+        {
+            return Some(Error::Mismatch {
+                sequence: Sequence::A002562.id(),
+                n: self.n,
+                computed,
+                known,
+            });
+        }
+        None
+    }
+
+    /// The human-readable rendering: one `key value` line per field.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let mark = |m: Option<bool>, seq: Sequence, known: Option<u128>| match (m, known) {
+            (Some(true), _) => format!("matches {}({})", seq.id(), self.n),
+            (Some(false), Some(k)) => format!("DIFFERS from {}({}) = {k}", seq.id(), self.n),
+            _ => format!("no known value in {}", seq.id()),
+        };
+        let _ = writeln!(s, "n          {}", self.n);
+        let _ = writeln!(
+            s,
+            "total      {}  ({})",
+            self.total,
+            mark(self.matches_known, Sequence::A000170, self.known)
+        );
+        if let Some(u) = self.unique {
+            let _ = writeln!(
+                s,
+                "unique     {}  ({})",
+                u,
+                mark(
+                    self.matches_known_unique,
+                    Sequence::A002562,
+                    self.known_unique
+                )
+            );
+        }
+        if let (Some(q), Some(h)) = (self.solutions_sym90, self.solutions_sym180) {
+            let _ = writeln!(
+                s,
+                "symmetric  {q} under a quarter turn, {h} under a half turn"
+            );
+        }
+        let _ = writeln!(s, "algorithm  {}", self.algorithm.name());
+        let _ = writeln!(s, "threads    {}", self.threads);
+        let _ = writeln!(
+            s,
+            "tasks      {} (split depth {})",
+            self.tasks, self.split_depth
+        );
+        let _ = writeln!(s, "nodes      {}", self.nodes);
+        let _ = writeln!(s, "seconds    {:.6}", self.seconds);
+        let _ = writeln!(s, "nodes/s    {:.3e}", self.nodes_per_second);
+        s
+    }
+}

@@ -1,0 +1,78 @@
+//! The counter against the textbook reference and the OEIS tables (run with --release).
+
+use nqueens::engine;
+use nqueens::oeis::Sequence;
+use nqueens::plan::{Algorithm, Plan, MAX_SPLIT_DEPTH};
+use nqueens::reference;
+
+const ALGORITHMS: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
+
+fn total(n: u32, alg: Algorithm, depth: u32, threads: usize) -> nqueens::kernel::Tally {
+    engine::run(&Plan::new(n, alg, depth).unwrap(), threads)
+        .unwrap()
+        .tally
+}
+
+#[test]
+fn every_algorithm_equals_the_textbook_backtracker_up_to_12() {
+    for n in 1..=12u32 {
+        let expect = reference::count(n as usize) as u128;
+        for alg in ALGORITHMS {
+            assert_eq!(total(n, alg, 2, 2).total, expect, "n={n} {alg:?}");
+        }
+    }
+}
+
+#[test]
+fn default_counter_equals_a000170_up_to_15() {
+    for n in 1..=15u32 {
+        let out = engine::count(n, Algorithm::Mirror, 2).unwrap();
+        assert_eq!(Some(out.tally.total), Sequence::A000170.known(n), "n={n}");
+    }
+}
+
+#[test]
+fn symmetric_gives_a000170_and_a002562_up_to_16() {
+    for n in 1..=16u32 {
+        let t = total(n, Algorithm::Symmetric, 3, 2);
+        assert_eq!(Some(t.total), Sequence::A000170.known(n), "total n={n}");
+        assert_eq!(t.unique(), Sequence::A002562.known(n), "unique n={n}");
+    }
+}
+
+#[test]
+fn algorithms_agree_up_to_13() {
+    for n in 1..=13u32 {
+        let t: Vec<u128> = ALGORITHMS
+            .iter()
+            .map(|&a| total(n, a, 2, 2).total)
+            .collect();
+        assert!(t.iter().all(|&x| x == t[0]), "n={n}: {t:?}");
+    }
+}
+
+#[test]
+fn threads_and_split_depths_do_not_change_totals_or_nodes() {
+    for alg in ALGORITHMS {
+        for n in [1u32, 2, 3, 4, 5, 8, 11] {
+            let base = total(n, alg, 1, 1);
+            for depth in 1..=MAX_SPLIT_DEPTH {
+                for threads in [1usize, 2, 4] {
+                    let t = total(n, alg, depth, threads);
+                    assert_eq!(t, base, "n={n} {alg:?} depth={depth} threads={threads}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetric_visits_fewer_nodes_than_mirror_than_plain() {
+    let nodes = |a| total(12, a, 2, 2).nodes;
+    let (p, m, s) = (
+        nodes(Algorithm::Plain),
+        nodes(Algorithm::Mirror),
+        nodes(Algorithm::Symmetric),
+    );
+    assert!(s < m && m < p, "plain {p}, mirror {m}, symmetric {s}");
+}
