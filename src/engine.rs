@@ -1,7 +1,7 @@
 //! Running a plan: tasks on a rayon pool, per-task tallies summed in `u128`.
 
 use crate::error::{Error, Result};
-use crate::kernel::{count_task, Tally};
+use crate::kernel::{count_task, Kernel, Tally};
 use crate::plan::Plan;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -13,6 +13,8 @@ pub struct Outcome {
     pub tally: Tally,
     /// Worker threads used.
     pub threads: usize,
+    /// The kernel that counted the tasks.
+    pub kernel: Kernel,
     /// Wall time of the run (planning excluded).
     pub elapsed: Duration,
 }
@@ -34,8 +36,8 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Pool(e.to_string()))
 }
 
-/// Counts every task of `plan` on `threads` workers.
-pub fn run(plan: &Plan, threads: usize) -> Result<Outcome> {
+/// Counts every task of `plan` on `threads` workers with `kernel`.
+pub fn run(plan: &Plan, threads: usize, kernel: Kernel) -> Result<Outcome> {
     let pool = pool(threads)?;
     let start = Instant::now();
     let n = plan.n;
@@ -43,7 +45,7 @@ pub fn run(plan: &Plan, threads: usize) -> Result<Outcome> {
         plan.tasks
             .par_iter()
             .with_max_len(1)
-            .map(|t| count_task(n, t))
+            .map(|t| count_task(n, t, kernel))
             .reduce(Tally::default, |mut a, b| {
                 a += b;
                 a
@@ -54,12 +56,14 @@ pub fn run(plan: &Plan, threads: usize) -> Result<Outcome> {
     Ok(Outcome {
         tally,
         threads,
+        kernel,
         elapsed,
     })
 }
 
-/// Counts an `n` board with the given algorithm on `threads` workers, with the default split.
+/// Counts an `n` board with the given algorithm on `threads` workers, with the default split
+/// and the fast kernel.
 pub fn count(n: u32, algorithm: crate::plan::Algorithm, threads: usize) -> Result<Outcome> {
     let depth = Plan::default_split_depth(n, algorithm, threads);
-    run(&Plan::new(n, algorithm, depth)?, threads)
+    run(&Plan::new(n, algorithm, depth)?, threads, Kernel::Fast)
 }

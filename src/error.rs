@@ -18,6 +18,9 @@ pub enum Error {
     /// A table range whose start is after its end, or out of range.
     #[error("bad range {0}: {1}")]
     Range(String, String),
+    /// Options that cannot go together, or a request the tool cannot serve as asked.
+    #[error("{0}")]
+    Usage(String),
     /// The rayon pool could not be built.
     #[error("could not start the worker pool: {0}")]
     Pool(String),
@@ -40,7 +43,11 @@ impl Error {
     /// disagrees with a known value, 1 for a runtime failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::BoardSize(_) | Error::SplitDepth(_) | Error::Threads | Error::Range(..) => 2,
+            Error::BoardSize(_)
+            | Error::SplitDepth(_)
+            | Error::Threads
+            | Error::Range(..)
+            | Error::Usage(_) => 2,
             Error::Mismatch { .. } => 3,
             Error::Pool(_) => 1,
         }

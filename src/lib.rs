@@ -12,7 +12,7 @@
 //! ```
 //! use nqueens::{engine, plan::{Algorithm, Plan}};
 //! let plan = Plan::new(8, Algorithm::Symmetric, 2).unwrap();
-//! let out = engine::run(&plan, 2).unwrap();
+//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Fast).unwrap();
 //! assert_eq!(out.tally.total, 92);
 //! assert_eq!(out.tally.unique(), Some(12));
 //! ```
@@ -27,6 +27,7 @@ pub mod oeis;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod symmetry;
 
 pub use error::{Error, Result};
 pub use plan::{Algorithm, Plan};

@@ -1,14 +1,36 @@
-//! Task planning: the first rows of the board are expanded into independent subtrees.
+//! Task planning: the board is split into independent tasks, each a set of fixed queens.
 //!
 //! A [`Plan`] is a deterministic list of [`Task`]s: the same board size, algorithm and split
 //! depth always give the same tasks in the same order with the same ids. Progress, checkpoints
 //! and shards are all defined on these ids.
+//!
+//! - `plain`: the first `D` rows expanded, every placement weight 1.
+//! - `mirror`: row 0 only in its left half, weight 2 (the middle column of an odd board weight
+//!   1), then rows `1..D` expanded.
+//! - `symmetric`: one task per *start constellation*, the border queens placed first and one
+//!   representative per symmetry class, as described in [`crate::symmetry`] and below; then
+//!   `D - 1` further free rows expanded.
+//!
+//! The symmetric constellations (N >= 4; smaller boards are one [`TaskKind::Tiny`] task):
+//! - **corner**: queens at (0,0), (1,b) with `2 <= b <= N-2`, and the column-1 queen at
+//!   (r,1) with `r > b` (of a solution and its transpose only this one qualifies). Such a
+//!   solution has no symmetry: a class of 8.
+//! - **edge** (for `b >= 3`): no corner queen; `b` is the smallest distance of a border queen to the nearer
+//!   end of its edge, turned to be the row-0 queen at (0,b), `b < N-1-b`; the column-0 queen at
+//!   (rL,0), the column-(N-1) queen at (rR,N-1) and the row-(N-1) queen at (N-1,cB), each
+//!   with its coordinate in `b..=N-1-b`. Where a rotation could tie (rL = N-1-b, cB = N-1-b or
+//!   rR = b) the task is marked `ties` and its leaves are checked
+//!   ([`crate::symmetry::classify_edge`]).
+//! - **edge, late bounds** (for `b <= 2`): only (0,b) is fixed; the side columns are barred in
+//!   rows `< b` and `> N-1-b` and the last row outside `b..=N-1-b`, row by row. Each of the
+//!   three squares where a rotation could tie ([`tie_squares`]) is either fixed (the task is
+//!   then checked at its leaves) or barred, giving up to 8 tasks per `b`.
 
-use crate::bits::{full_mask, Bits, Masks};
+use crate::bits::check_n;
 use crate::error::{Error, Result};
-use crate::kernel::symmetric::{corner_allowed, Edge};
+use crate::kernel::{Spec, MAX_FIXED};
 
-/// The deepest prefix a task carries (the largest `--split-depth`).
+/// The deepest `--split-depth`.
 pub const MAX_SPLIT_DEPTH: u32 = 3;
 
 /// How the board's symmetry is used.
@@ -20,8 +42,8 @@ pub enum Algorithm {
     /// Mirror halving: only the left half of row 0 is searched and counted twice (plus the
     /// middle column once for odd N).
     Mirror,
-    /// All 8 symmetries: one representative per class, weighted by its orbit (2, 4 or 8);
-    /// gives the unique count (A002562) too.
+    /// All 8 symmetries: border queens placed first, one representative per class, each
+    /// solution weighted by its orbit (2, 4 or 8); gives the unique count (A002562) too.
     Symmetric,
 }
 
@@ -36,78 +58,79 @@ impl Algorithm {
     }
 }
 
-/// What a task's subtree stands for and how its solutions are counted.
+/// What a task stands for and how its solutions are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TaskKind {
-    /// Every solution below counts `weight` times (plain: 1; mirror: 2, or 1 for the middle).
+    /// Every solution found counts `weight` times (plain: 1; mirror: 2, or 1 for the middle).
     Weighted {
         /// How many solutions each one found stands for.
         weight: u32,
     },
-    /// A board of size 1..=3 counted whole (the symmetric method needs N >= 4).
+    /// A board of size 1..=3 counted whole (constellations need N >= 4).
     Tiny,
-    /// Symmetric method, corner family: queen at row 0 column 0, row 1's queen at `bound1`.
-    Corner {
-        /// Row 1's column.
-        bound1: u32,
-    },
-    /// Symmetric method, edge family: row 0's queen at column `bound1` (the nearest to a corner).
+    /// Symmetric method, corner family: every solution is a class of 8.
+    Corner,
+    /// Symmetric method, edge family, row-0 queen at column `bound1`.
     Edge {
-        /// Row 0's column.
+        /// Row 0's column: the border queens' nearest approach to a corner.
         bound1: u32,
+        /// Whether a rotation of a solution can also be reached (then leaves are checked).
+        ties: bool,
+        /// `false`: all four border queens are fixed. `true`: only the row-0 queen and any
+        /// tie squares are fixed; the other border bounds are barred squares, checked row by
+        /// row (fewer tasks re-searching the same upper rows; better for small `bound1`).
+        late: bool,
     },
 }
 
-impl TaskKind {
-    /// Columns this kind allows in row `y` of an `n` board in state `m`.
-    fn allowed(self, n: u32, y: u32, m: Masks) -> u64 {
-        let free = m.free(full_mask(n));
-        match self {
-            TaskKind::Weighted { .. } | TaskKind::Tiny => free,
-            TaskKind::Corner { bound1 } => corner_allowed(bound1, y, free),
-            TaskKind::Edge { bound1 } => Edge::new(n, bound1).allowed(y, m, free),
-        }
-    }
-}
-
-/// One independent subtree: the first `row` rows placed.
+/// One independent part of the search: some queens fixed, the rest to be found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Task {
     /// Stable id: the task's index in its plan.
     pub id: u32,
-    /// Rows already placed (the prefix length).
-    pub row: u32,
-    /// Columns of the placed queens, rows `0..row` (only the first `row` entries are used).
-    pub cols: [u8; MAX_SPLIT_DEPTH as usize],
-    /// The attacks after the prefix.
-    pub masks: Masks,
-    /// How the subtree is counted.
+    /// The fixed queens `(row, col)`, 0-based (only the first `len` are used).
+    pub fixed: [(u8, u8); MAX_FIXED],
+    /// How many queens are fixed.
+    pub len: u8,
+    /// How the task's solutions are counted.
     pub kind: TaskKind,
 }
 
 impl Task {
-    /// The columns of the placed rows.
-    pub fn prefix(&self) -> &[u8] {
-        &self.cols[..self.row as usize]
+    /// The fixed queens.
+    pub fn queens(&self) -> &[(u8, u8)] {
+        &self.fixed[..self.len as usize]
     }
 
-    fn root(kind: TaskKind) -> Task {
-        Task {
+    fn new(kind: TaskKind, queens: &[(u32, u32)]) -> Task {
+        let mut t = Task {
             id: 0,
-            row: 0,
-            cols: [0; MAX_SPLIT_DEPTH as usize],
-            masks: Masks::EMPTY,
+            fixed: [(0, 0); MAX_FIXED],
+            len: 0,
             kind,
+        };
+        for &(r, c) in queens {
+            t = t.with(r as u8, c as u8);
         }
-    }
-
-    fn child(&self, col: u32, n: u32) -> Task {
-        let mut t = *self;
-        t.cols[self.row as usize] = col as u8;
-        t.row += 1;
-        t.masks = self.masks.place(1 << col, full_mask(n));
         t
     }
+
+    fn with(mut self, r: u8, c: u8) -> Task {
+        self.fixed[self.len as usize] = (r, c);
+        self.len += 1;
+        self
+    }
+}
+
+/// True if queens at `a` and `b` attack each other (same row, column or diagonal).
+pub fn attacks(a: (u32, u32), b: (u32, u32)) -> bool {
+    a.0 == b.0 || a.1 == b.1 || a.0.abs_diff(b.0) == a.1.abs_diff(b.1)
+}
+
+fn peaceful(qs: &[(u32, u32)]) -> bool {
+    qs.iter()
+        .enumerate()
+        .all(|(i, &a)| qs[i + 1..].iter().all(|&b| !attacks(a, b)))
 }
 
 /// The deterministic list of tasks for one count.
@@ -117,69 +140,55 @@ pub struct Plan {
     pub n: u32,
     /// How symmetry is used.
     pub algorithm: Algorithm,
-    /// Rows expanded into tasks (as asked; the planner never expands past the board).
+    /// The split depth asked for (1..=3).
     pub split_depth: u32,
     /// The tasks, ids `0..len` in order.
     pub tasks: Vec<Task>,
-    /// Queens placed by the planner itself (the nodes above the task roots).
+    /// Nodes counted by the planner: one per seed task (a row-0 queen, or a whole
+    /// constellation) and one per queen placed while expanding rows. With the kernels' nodes
+    /// this makes the total independent of the split depth.
     pub prefix_nodes: u64,
 }
 
 impl Plan {
     /// Plans the count of an `n` board with the given algorithm and split depth (1..=3).
     pub fn new(n: u32, algorithm: Algorithm, split_depth: u32) -> Result<Plan> {
-        crate::bits::check_n(n as i64)?;
+        check_n(n as i64)?;
         if !(1..=MAX_SPLIT_DEPTH).contains(&split_depth) {
             return Err(Error::SplitDepth(split_depth));
         }
-        let mut prefix_nodes = 0;
-        let seeds: Vec<Task> = match algorithm {
-            Algorithm::Plain => vec![Task::root(TaskKind::Weighted { weight: 1 })],
+        let (seeds, base) = match algorithm {
+            Algorithm::Plain => (vec![Task::new(TaskKind::Weighted { weight: 1 }, &[])], 0),
             Algorithm::Mirror => {
-                prefix_nodes += n.div_ceil(2) as u64;
-                (0..n.div_ceil(2))
-                    .map(|c| {
-                        let weight = if 2 * c + 1 == n { 1 } else { 2 };
-                        Task::root(TaskKind::Weighted { weight }).child(c, n)
-                    })
-                    .collect()
-            }
-            Algorithm::Symmetric if n < 4 => vec![Task::root(TaskKind::Tiny)],
-            Algorithm::Symmetric => {
-                let corners = (2..n - 1).map(|b| {
-                    Task::root(TaskKind::Corner { bound1: b })
-                        .child(0, n)
-                        .child(b, n)
+                let half = (0..n.div_ceil(2)).map(|c| {
+                    let weight = if 2 * c + 1 == n { 1 } else { 2 };
+                    Task::new(TaskKind::Weighted { weight }, &[(0, c)])
                 });
-                let edges = (1..n)
-                    .take_while(|&b| b < n - 1 - b)
-                    .map(|b| Task::root(TaskKind::Edge { bound1: b }).child(b, n));
-                let seeds: Vec<Task> = corners.chain(edges).collect();
-                // One corner queen shared by all corner tasks, plus one queen per seed (row 1
-                // of a corner task, row 0 of an edge task).
-                prefix_nodes += 1 + seeds.len() as u64;
-                seeds
+                (half.collect(), 1)
             }
+            Algorithm::Symmetric if n < 4 => (vec![Task::new(TaskKind::Tiny, &[])], 1),
+            Algorithm::Symmetric => (constellations(n), 1),
         };
-        let depth = split_depth.min(n);
+        let mut prefix_nodes = seeds.iter().filter(|t| t.len > 0).count() as u64;
         let mut tasks = seeds;
-        loop {
+        for _ in base..split_depth {
             let mut next = Vec::with_capacity(tasks.len() * n as usize);
-            let mut grew = false;
             for t in &tasks {
-                if t.row >= depth || matches!(t.kind, TaskKind::Tiny) {
+                let spec = Spec::for_task(n, t);
+                if spec.k == 0 || matches!(t.kind, TaskKind::Tiny) {
                     next.push(*t);
                     continue;
                 }
-                grew = true;
-                let a = t.kind.allowed(n, t.row, t.masks);
-                prefix_nodes += a.count_ones() as u64;
-                next.extend(Bits(a).map(|bit| t.child(bit.trailing_zeros(), n)));
+                let row = spec.rows[0];
+                let mut free = spec.full & !spec.forbid[0];
+                prefix_nodes += free.count_ones() as u64;
+                while free != 0 {
+                    let c = free.trailing_zeros() as u8;
+                    free &= free - 1;
+                    next.push(t.with(row, c));
+                }
             }
             tasks = next;
-            if !grew {
-                break;
-            }
         }
         for (i, t) in tasks.iter_mut().enumerate() {
             t.id = i as u32;
@@ -206,43 +215,119 @@ impl Plan {
     }
 }
 
+/// The three squares where a border queen makes a rotation of an edge solution with row-0
+/// queen at `b` reach row 0 at column `b` too: the column-0 queen on row N-1-b (quarter turn),
+/// the column-(N-1) queen on row b (three quarters), the row-(N-1) queen on column N-1-b (half).
+pub fn tie_squares(n: u32, b: u32) -> [(u32, u32); 3] {
+    let m = n - 1;
+    [(m - b, 0), (b, m), (m, m - b)]
+}
+
+/// Whether the edge family with row-0 queen at `b` is planned with late bounds (see
+/// [`TaskKind::Edge`]). Measured at N=16 and 17 (docs/PERFORMANCE.md): for b <= 2 the bounds
+/// barely prune, so fixing all four border queens only multiplies the re-searched upper rows;
+/// from b = 3 on, fixed border queens prune more than they cost.
+fn late_edges(b: u32) -> bool {
+    b <= 2
+}
+
+/// The start constellations of an `n >= 4` board, corners first (see the module docs).
+fn constellations(n: u32) -> Vec<Task> {
+    let mut out = Vec::new();
+    for b in 2..n - 1 {
+        for r in b + 1..n {
+            let qs = [(0, 0), (1, b), (r, 1)];
+            if peaceful(&qs) {
+                out.push(Task::new(TaskKind::Corner, &qs));
+            }
+        }
+    }
+    let m = n - 1;
+    for b in (1..n).take_while(|&b| b < m - b) {
+        if late_edges(b) {
+            // The top queen, and each tie square either fixed or (in the kernel) barred.
+            let ties = tie_squares(n, b);
+            for pick in 0..8u32 {
+                let mut qs = vec![(0, b)];
+                qs.extend((0..3).filter(|i| pick >> i & 1 == 1).map(|i| ties[i]));
+                if peaceful(&qs) {
+                    let kind = TaskKind::Edge {
+                        bound1: b,
+                        ties: pick != 0,
+                        late: true,
+                    };
+                    out.push(Task::new(kind, &qs));
+                }
+            }
+            continue;
+        }
+        let span = b..=m - b;
+        for rl in span.clone() {
+            for rr in span.clone() {
+                for cb in span.clone() {
+                    let qs = [(0, b), (rl, 0), (rr, m), (m, cb)];
+                    if peaceful(&qs) {
+                        let ties = rl == m - b || cb == m - b || rr == b;
+                        let kind = TaskKind::Edge {
+                            bound1: b,
+                            ties,
+                            late: false,
+                        };
+                        out.push(Task::new(kind, &qs));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::full_mask;
 
     #[test]
     fn mirror_row0_is_left_half_plus_middle() {
         let p = Plan::new(5, Algorithm::Mirror, 1).unwrap();
-        let w: Vec<(u8, TaskKind)> = p.tasks.iter().map(|t| (t.cols[0], t.kind)).collect();
+        let w: Vec<(&[(u8, u8)], TaskKind)> =
+            p.tasks.iter().map(|t| (t.queens(), t.kind)).collect();
         assert_eq!(
             w,
             vec![
-                (0, TaskKind::Weighted { weight: 2 }),
-                (1, TaskKind::Weighted { weight: 2 }),
-                (2, TaskKind::Weighted { weight: 1 }),
+                (&[(0, 0)][..], TaskKind::Weighted { weight: 2 }),
+                (&[(0, 1)][..], TaskKind::Weighted { weight: 2 }),
+                (&[(0, 2)][..], TaskKind::Weighted { weight: 1 }),
             ]
         );
     }
 
     #[test]
     fn ids_are_stable_and_dense() {
-        let a = Plan::new(10, Algorithm::Symmetric, 3).unwrap();
-        let b = Plan::new(10, Algorithm::Symmetric, 3).unwrap();
-        assert_eq!(a, b);
-        assert!(a.tasks.iter().enumerate().all(|(i, t)| t.id == i as u32));
+        for alg in [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric] {
+            let a = Plan::new(10, alg, 3).unwrap();
+            let b = Plan::new(10, alg, 3).unwrap();
+            assert_eq!(a, b);
+            assert!(a.tasks.iter().enumerate().all(|(i, t)| t.id == i as u32));
+        }
     }
 
     #[test]
-    fn prefixes_are_consistent_with_masks() {
+    fn fixed_queens_never_attack_each_other() {
         for alg in [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric] {
-            let p = Plan::new(9, alg, 3).unwrap();
-            for t in &p.tasks {
-                let mut m = Masks::EMPTY;
-                for &c in t.prefix() {
-                    assert_ne!(m.free(full_mask(9)) & 1 << c, 0, "{t:?}");
-                    m = m.place(1 << c, full_mask(9));
+            for n in 4..=11 {
+                for d in 1..=MAX_SPLIT_DEPTH {
+                    for t in &Plan::new(n, alg, d).unwrap().tasks {
+                        let qs: Vec<(u32, u32)> = t
+                            .queens()
+                            .iter()
+                            .map(|&(r, c)| (r as u32, c as u32))
+                            .collect();
+                        assert!(peaceful(&qs), "{t:?}");
+                        assert!(qs.iter().all(|&(r, c)| r < n && c < n));
+                        assert_eq!(Spec::new(n, t.queens()).full, full_mask(n));
+                    }
                 }
-                assert_eq!(m, t.masks);
             }
         }
     }

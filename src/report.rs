@@ -2,6 +2,7 @@
 
 use crate::engine::Outcome;
 use crate::error::Error;
+use crate::kernel::Kernel;
 use crate::oeis::{check, Sequence};
 use crate::plan::{Algorithm, Plan};
 use serde::Serialize;
@@ -17,6 +18,8 @@ pub struct CountReport {
     pub n: u32,
     /// The method used.
     pub algorithm: Algorithm,
+    /// The kernel used.
+    pub kernel: Kernel,
     /// All solutions: A000170(n).
     pub total: u128,
     /// A000170(n) from the table, or null when not known.
@@ -59,6 +62,7 @@ impl CountReport {
         CountReport {
             n,
             algorithm: plan.algorithm,
+            kernel: outcome.kernel,
             total: t.total,
             known: total.known,
             matches_known: total.matches,
@@ -136,7 +140,12 @@ impl CountReport {
                 "symmetric  {q} under a quarter turn, {h} under a half turn"
             );
         }
-        let _ = writeln!(s, "algorithm  {}", self.algorithm.name());
+        let _ = writeln!(
+            s,
+            "algorithm  {} (kernel {})",
+            self.algorithm.name(),
+            self.kernel.name()
+        );
         let _ = writeln!(s, "threads    {}", self.threads);
         let _ = writeln!(
             s,

@@ -1,14 +1,19 @@
 //! The counter against the textbook reference and the OEIS tables (run with --release).
 
 use nqueens::engine;
+use nqueens::kernel::{count_task, Kernel, Tally};
 use nqueens::oeis::Sequence;
 use nqueens::plan::{Algorithm, Plan, MAX_SPLIT_DEPTH};
 use nqueens::reference;
 
 const ALGORITHMS: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
 
-fn total(n: u32, alg: Algorithm, depth: u32, threads: usize) -> nqueens::kernel::Tally {
-    engine::run(&Plan::new(n, alg, depth).unwrap(), threads)
+fn total(n: u32, alg: Algorithm, depth: u32, threads: usize) -> Tally {
+    tally_with(n, alg, depth, threads, Kernel::Fast)
+}
+
+fn tally_with(n: u32, alg: Algorithm, depth: u32, threads: usize, kernel: Kernel) -> Tally {
+    engine::run(&Plan::new(n, alg, depth).unwrap(), threads, kernel)
         .unwrap()
         .tally
 }
@@ -75,4 +80,31 @@ fn symmetric_visits_fewer_nodes_than_mirror_than_plain() {
         nodes(Algorithm::Symmetric),
     );
     assert!(s < m && m < p, "plain {p}, mirror {m}, symmetric {s}");
+}
+
+#[test]
+fn kernels_agree_on_every_task_up_to_13() {
+    for alg in ALGORITHMS {
+        for n in 4..=13u32 {
+            for t in &Plan::new(n, alg, 2).unwrap().tasks {
+                assert_eq!(
+                    count_task(n, t, Kernel::Simple),
+                    count_task(n, t, Kernel::Fast),
+                    "n={n} {alg:?} {t:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn kernels_agree_on_totals_for_14_and_15() {
+    for n in [14u32, 15] {
+        for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
+            let s = tally_with(n, alg, 2, 2, Kernel::Simple);
+            let f = tally_with(n, alg, 2, 2, Kernel::Fast);
+            assert_eq!(s, f, "n={n} {alg:?}");
+            assert_eq!(Some(f.total), Sequence::A000170.known(n));
+        }
+    }
 }

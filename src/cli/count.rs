@@ -24,7 +24,7 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
         .split_depth
         .unwrap_or_else(|| Plan::default_split_depth(a.n, a.engine.algorithm, threads));
     let plan = Plan::new(a.n, a.engine.algorithm, depth)?;
-    let outcome = engine::run(&plan, threads)?;
+    let outcome = engine::run(&plan, threads, a.engine.kernel)?;
     let report = CountReport::new(&plan, &outcome);
     if a.json {
         print(&(serde_json::to_string(&report)? + "\n"))?;

@@ -4,6 +4,7 @@ mod count;
 mod table;
 
 use clap::{Parser, Subcommand};
+use nqueens::kernel::Kernel;
 use nqueens::plan::{Algorithm, MAX_SPLIT_DEPTH};
 use nqueens::Error;
 use std::io::Write;
@@ -47,6 +48,9 @@ pub struct EngineArgs {
     /// Default: the smallest depth giving at least 8 tasks per thread.
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
+    /// The counting kernel: `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
+    #[arg(long, short = 'k', value_enum, default_value_t = Kernel::Fast)]
+    pub kernel: Kernel,
 }
 
 impl EngineArgs {

@@ -68,10 +68,10 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         Sequence::A000170
     };
     if a.unique && a.engine.algorithm != Algorithm::Symmetric {
-        anyhow::bail!(Error::Range(
-            format!("--unique with --algorithm {}", a.engine.algorithm.name()),
-            "unique counts come only from the symmetric algorithm".into()
-        ));
+        anyhow::bail!(Error::Usage(format!(
+            "--unique needs --algorithm symmetric (got {}): only it counts unique solutions",
+            a.engine.algorithm.name()
+        )));
     }
     let threads = a.engine.threads();
     let mut first_mismatch = None;
@@ -81,7 +81,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             .split_depth
             .unwrap_or_else(|| Plan::default_split_depth(n, a.engine.algorithm, threads));
         let plan = Plan::new(n, a.engine.algorithm, depth)?;
-        let tally = engine::run(&plan, threads)?.tally;
+        let tally = engine::run(&plan, threads, a.engine.kernel)?.tally;
         let value = if a.unique {
             tally.unique().unwrap_or_default()
         } else {

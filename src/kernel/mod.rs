@@ -1,18 +1,158 @@
-//! Counting kernels: each counts the solutions below one task's root.
+//! Counting kernels: each counts the completions of one task.
 //!
-//! A kernel is a pure function of its task: no locks, no allocation, no shared state. The
-//! engine runs them on rayon workers and sums what they return.
+//! Every task is a set of fixed queens (its [`Spec`]); a kernel searches the free rows only,
+//! with each row's squares attacked by the fixed queens precomputed. All kernels share one
+//! signature, `fn(&Spec) -> Counts`, and are pure: no locks, no allocation, no shared state.
 //!
-//! - [`simple`]: the plain recursive bitboard count (as in Jeff Somers' classic program); the
-//!   yardstick the faster ones are measured against, and the kernel for `plain`/`mirror` tasks.
-//! - [`symmetric`]: the count of one representative per class of the board's 8 symmetries,
-//!   with a rotation check at the leaves (the corner/edge method often credited to Takaken).
+//! - [`simple`]: plain recursion over the free rows: the yardstick (with a mirror plan it is the
+//!   classic recursive counter of Jeff Somers' program).
+//! - [`fast`]: an explicit-stack loop that counts the last free row without descending into it.
+//!
+//! [`count_task`] picks the kernel and turns its counts into a [`Tally`], using
+//! [`crate::symmetry`] for the rare tasks whose solutions may equal one of their rotations.
 
+pub mod fast;
 pub mod simple;
-pub mod symmetric;
 
+use crate::bits::full_mask;
 use crate::plan::{Task, TaskKind};
 use std::ops::AddAssign;
+
+/// The most queens a task can fix before its search starts.
+pub const MAX_FIXED: usize = 8;
+
+/// Which kernel counts the tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Kernel {
+    /// Plain recursion: the yardstick.
+    Simple,
+    /// Explicit stack, last free row counted in place: the default.
+    Fast,
+}
+
+impl Kernel {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Simple => "simple",
+            Kernel::Fast => "fast",
+        }
+    }
+
+    /// Counts the completions of `spec` with this kernel.
+    pub fn count(self, spec: &Spec) -> Counts {
+        match self {
+            Kernel::Simple => simple::count(spec),
+            Kernel::Fast => fast::count(spec),
+        }
+    }
+}
+
+/// A board with some queens fixed, ready for a kernel: the free rows in order, how far apart
+/// they are, and the squares of each free row that the fixed queens attack.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// Board size.
+    pub n: u32,
+    /// `n` low bits set.
+    pub full: u64,
+    /// Number of free rows.
+    pub k: usize,
+    /// The free rows, top to bottom (`rows[..k]`).
+    pub rows: [u8; 64],
+    /// `gap[i] = rows[i+1] - rows[i]`: how far the diagonals move between free rows.
+    pub gap: [u8; 64],
+    /// Columns of free row `i` attacked by the fixed queens (their columns and diagonals).
+    pub forbid: [u64; 64],
+}
+
+impl Spec {
+    /// The spec of an `n` board with the given fixed queens `(row, col)`, 0-based. The queens
+    /// must be on the board, in distinct rows, and not attack each other (the planner and the
+    /// placement checks make sure of that).
+    pub fn new(n: u32, fixed: &[(u8, u8)]) -> Spec {
+        let nn = n as usize;
+        let mut row_forbid = [0u64; 64];
+        let mut taken = [false; 64];
+        for &(r, c) in fixed {
+            let (r, c) = (r as usize, c as usize);
+            taken[r] = true;
+            for (y, f) in row_forbid.iter_mut().enumerate().take(nn) {
+                let d = y.abs_diff(r);
+                *f |= 1 << c;
+                if c + d < nn {
+                    *f |= 1 << (c + d);
+                }
+                if c >= d {
+                    *f |= 1 << (c - d);
+                }
+            }
+        }
+        let mut spec = Spec {
+            n,
+            full: full_mask(n),
+            k: 0,
+            rows: [0; 64],
+            gap: [0; 64],
+            forbid: [0; 64],
+        };
+        for y in (0..nn).filter(|&y| !taken[y]) {
+            spec.rows[spec.k] = y as u8;
+            spec.forbid[spec.k] = row_forbid[y];
+            if spec.k > 0 {
+                spec.gap[spec.k - 1] = (y - spec.rows[spec.k - 1] as usize) as u8;
+            }
+            spec.k += 1;
+        }
+        spec
+    }
+
+    /// The spec of a planned task: its fixed queens plus the bounds its kind adds.
+    pub fn for_task(n: u32, task: &Task) -> Spec {
+        let mut spec = Spec::new(n, task.queens());
+        if let TaskKind::Edge {
+            bound1, late: true, ..
+        } = task.kind
+        {
+            let (b, m) = (bound1 as usize, n as usize - 1);
+            let side = 1u64 | 1 << m;
+            let outside = spec.full & !(full_mask(n - bound1) & !full_mask(bound1));
+            for i in 0..spec.k {
+                let y = spec.rows[i] as usize;
+                if y < b || y > m - b {
+                    spec.forbid[i] |= side;
+                }
+                if y == m {
+                    spec.forbid[i] |= outside;
+                }
+            }
+            // Each square where a rotation could tie is either fixed in the task or barred.
+            for (r, c) in crate::plan::tie_squares(n, bound1) {
+                if !task.queens().contains(&(r as u8, c as u8)) {
+                    spec.forbid_square(r, c);
+                }
+            }
+        }
+        spec
+    }
+
+    /// Bars the square (`row`, `col`) if `row` is free.
+    pub fn forbid_square(&mut self, row: u32, col: u32) {
+        if let Some(i) = self.rows[..self.k].iter().position(|&r| r as u32 == row) {
+            self.forbid[i] |= 1 << col;
+        }
+    }
+}
+
+/// What a kernel found below a task's fixed queens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Completions (unweighted).
+    pub solutions: u64,
+    /// Queens placed by the search.
+    pub nodes: u64,
+}
 
 /// Solutions counted by the size of their class (orbit) under the 8 symmetries of the square.
 ///
@@ -57,7 +197,7 @@ pub struct Tally {
     pub total: u128,
     /// The split by symmetry class, when the algorithm knows it (`symmetric` only).
     pub classes: Option<Classes>,
-    /// Nodes visited: queens placed by the kernel below the task roots.
+    /// Nodes visited: queens placed.
     pub nodes: u128,
 }
 
@@ -83,47 +223,76 @@ impl AddAssign for Tally {
     }
 }
 
-/// Raw result of a kernel run: solutions found below the root and queens placed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Solutions below the root (unweighted).
-    pub solutions: u64,
-    /// Queens placed.
-    pub nodes: u64,
-}
-
-/// Counts one task of an `n`-queens plan with the kernel its kind calls for.
-pub fn count_task(n: u32, task: &Task) -> Tally {
+/// Counts one task of an `n`-queens plan with `kernel`.
+pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
+    let spec = Spec::for_task(n, task);
+    let classes = |c: Classes, nodes: u64| Tally {
+        total: c.total(),
+        classes: Some(c),
+        nodes: nodes as u128,
+    };
     match task.kind {
         TaskKind::Weighted { weight } => {
-            let c = simple::count(n, task.row, task.masks);
+            let c = kernel.count(&spec);
             Tally {
                 total: c.solutions as u128 * weight as u128,
                 classes: None,
                 nodes: c.nodes as u128,
             }
         }
+        // The 1×1 board's one solution is alone in its class; 2×2 and 3×3 have none.
         TaskKind::Tiny => {
-            // Boards of 1..=3 squares a side: 1×1 has one solution, alone in its class;
-            // 2×2 and 3×3 have none.
-            let c = simple::count(n, task.row, task.masks);
-            let s = c.solutions as u128;
-            Tally {
-                total: s,
-                classes: Some(Classes {
-                    c1: s,
-                    ..Classes::default()
-                }),
-                nodes: c.nodes as u128,
-            }
+            let c = kernel.count(&spec);
+            let one = Classes {
+                c1: c.solutions as u128,
+                ..Classes::default()
+            };
+            classes(one, c.nodes)
         }
-        TaskKind::Corner { .. } | TaskKind::Edge { .. } => {
-            let (classes, nodes) = symmetric::count(n, task);
-            Tally {
-                total: classes.total(),
-                classes: Some(classes),
-                nodes: nodes as u128,
-            }
+        // Corner solutions, and edge ones that no rotation can tie with, have no symmetry.
+        TaskKind::Corner | TaskKind::Edge { ties: false, .. } => {
+            let c = kernel.count(&spec);
+            let eight = Classes {
+                c8: c.solutions as u128,
+                ..Classes::default()
+            };
+            classes(eight, c.nodes)
         }
+        TaskKind::Edge {
+            bound1, ties: true, ..
+        } => {
+            let (c, nodes) = crate::symmetry::count_tied(&spec, task.queens(), bound1);
+            classes(c, nodes)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_of_fixed_queens() {
+        // 4×4 with a queen at row 0, column 1: rows 1..3 free.
+        let s = Spec::new(4, &[(0, 1)]);
+        assert_eq!(s.k, 3);
+        assert_eq!(&s.rows[..3], &[1, 2, 3]);
+        assert_eq!(&s.gap[..2], &[1, 1]);
+        assert_eq!(s.forbid[0], 0b0111); // column 1 and both diagonals
+        assert_eq!(s.forbid[1], 0b1010); // column 1 and column 3 (two rows down)
+        assert_eq!(s.forbid[2], 0b0010); // column 1; the diagonals fell off the board
+        let t = Spec::new(6, &[(0, 1), (3, 0), (5, 4)]);
+        assert_eq!(&t.rows[..t.k], &[1, 2, 4]);
+        assert_eq!(&t.gap[..2], &[1, 2]);
+    }
+
+    #[test]
+    fn kernels_agree_on_fixed_queens() {
+        for fixed in [&[][..], &[(0, 1)], &[(0, 1), (3, 0)], &[(2, 2), (7, 5)]] {
+            let s = Spec::new(8, fixed);
+            assert_eq!(simple::count(&s), fast::count(&s), "{fixed:?}");
+        }
+        assert_eq!(fast::count(&Spec::new(8, &[])).solutions, 92);
+        assert_eq!(fast::count(&Spec::new(4, &[])).nodes, 16);
     }
 }

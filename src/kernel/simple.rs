@@ -1,48 +1,29 @@
-//! The plain recursive bitboard counter.
+//! The plain recursive bitboard counter: the yardstick.
 
-use crate::bits::{full_mask, Bits, Masks};
+use super::{Counts, Spec};
 
-/// Counts the completions of a board whose first `row` rows are placed and whose attacks are
-/// `masks`. Nodes are the queens placed below the root.
-pub fn count(n: u32, row: u32, masks: Masks) -> Counts {
-    let _ = row; // the masks alone say when the board is full
-    let full = full_mask(n);
-    let mut nodes = 0;
-    let solutions = rec(masks, full, &mut nodes);
-    Counts { solutions, nodes }
+/// Counts the completions of `spec` by plain recursion over its free rows.
+pub fn count(spec: &Spec) -> Counts {
+    let mut c = Counts::default();
+    if spec.k == 0 {
+        c.solutions = 1;
+    } else {
+        rec(spec, 0, 0, 0, 0, &mut c);
+    }
+    c
 }
 
-pub use super::Counts;
-
-fn rec(m: Masks, full: u64, nodes: &mut u64) -> u64 {
-    if m.cols == full {
-        return 1;
+fn rec(s: &Spec, i: usize, cols: u64, d1: u64, d2: u64, c: &mut Counts) {
+    let mut free = s.full & !(cols | d1 | d2 | s.forbid[i]);
+    c.nodes += free.count_ones() as u64;
+    if i + 1 == s.k {
+        c.solutions += free.count_ones() as u64;
+        return;
     }
-    let free = m.free(full);
-    *nodes += free.count_ones() as u64;
-    let mut s = 0;
-    for bit in Bits(free) {
-        s += rec(m.place(bit, full), full, nodes);
-    }
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whole_boards() {
-        let expect = [1u64, 0, 0, 2, 10, 4, 40, 92, 352, 724];
-        for (i, &e) in expect.iter().enumerate() {
-            let n = i as u32 + 1;
-            assert_eq!(count(n, 0, Masks::EMPTY).solutions, e, "n={n}");
-        }
-    }
-
-    #[test]
-    fn nodes_of_four() {
-        // 4-queens tree: 4 + 6 + 4 + 2 queens placed (A319284 row 4 without the root).
-        assert_eq!(count(4, 0, Masks::EMPTY).nodes, 16);
+    let g = s.gap[i];
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        rec(s, i + 1, cols | bit, (d1 | bit) << g, (d2 | bit) >> g, c);
     }
 }
