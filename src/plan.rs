@@ -24,7 +24,8 @@
 //! - **edge, late bounds** (for `b <= 2`): only (0,b) is fixed; the side columns are barred in
 //!   rows `< b` and `> N-1-b` and the last row outside `b..=N-1-b`, row by row. Each of the
 //!   three squares where a rotation could tie ([`tie_squares`]) is either fixed (the task is
-//!   then checked at its leaves) or barred, giving up to 8 tasks per `b`.
+//!   then checked at its leaves) or barred, giving up to 8 tasks per `b`. These tasks hold
+//!   most of the work, so they are split [`LATE_EXTRA_DEPTH`] free rows deeper than the others.
 
 use crate::bits::check_n;
 use crate::error::{Error, Result};
@@ -32,6 +33,10 @@ use crate::kernel::{Spec, MAX_FIXED};
 
 /// The deepest `--split-depth`.
 pub const MAX_SPLIT_DEPTH: u32 = 3;
+
+/// Extra free rows expanded in the late-bound edge tasks of the symmetric plan: without them a
+/// handful of those tasks hold most of the work and one worker finishes alone.
+pub const LATE_EXTRA_DEPTH: u32 = 2;
 
 /// How the board's symmetry is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, clap::ValueEnum)]
@@ -171,11 +176,13 @@ impl Plan {
         };
         let mut prefix_nodes = seeds.iter().filter(|t| t.len > 0).count() as u64;
         let mut tasks = seeds;
-        for _ in base..split_depth {
+        for step in base..split_depth + LATE_EXTRA_DEPTH {
             let mut next = Vec::with_capacity(tasks.len() * n as usize);
             for t in &tasks {
                 let spec = Spec::for_task(n, t);
-                if spec.k == 0 || matches!(t.kind, TaskKind::Tiny) {
+                let late = matches!(t.kind, TaskKind::Edge { late: true, .. });
+                if spec.k == 0 || matches!(t.kind, TaskKind::Tiny) || (step >= split_depth && !late)
+                {
                     next.push(*t);
                     continue;
                 }

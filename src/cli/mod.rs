@@ -44,8 +44,9 @@ pub struct EngineArgs {
     /// `mirror` (left half of row 0, counted twice), `plain` (no symmetry).
     #[arg(long, short = 'a', value_enum, default_value_t = Algorithm::Symmetric)]
     pub algorithm: Algorithm,
-    /// Rows of the board expanded into independent tasks: 1, 2 or 3.
-    /// Default: the smallest depth giving at least 8 tasks per thread.
+    /// How finely the board is split into independent tasks: 1, 2 or 3. Depth 1 is the
+    /// algorithm's seeds (a row-0 queen, or a symmetric border constellation); each step deeper
+    /// fixes one more free row. Default: the smallest depth giving at least 8 tasks per thread.
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
     /// The counting kernel: `fast` (explicit stack) or `simple` (plain recursion, the yardstick).

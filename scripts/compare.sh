@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compare algorithms and kernels on the same count: every combination is run RUNS times,
+# interleaved, at one thread count; prints median times, nodes, and each median's ratio to the
+# yardstick (the first combination: the plain recursive mirror-halved counter).
+#
+#   scripts/compare.sh N [RUNS] [THREADS]          (defaults: RUNS=3, THREADS=1)
+#   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:?usage: scripts/compare.sh N [RUNS] [THREADS]}
+runs=${2:-3}
+threads=${3:-1}
+read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast symmetric:simple symmetric:fast}"
+
+cargo build --release --quiet
+bin=target/release/nqueens
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved"
+for ((r = 1; r <= runs; r++)); do
+  for c in "${combos[@]}"; do
+    json=$("$bin" count "$n" --threads "$threads" --algorithm "${c%%:*}" --kernel "${c##*:}" --json)
+    grep -q '"matches_known":false' <<<"$json" && { echo "wrong count: $json" >&2; exit 3; }
+    sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/' <<<"$json" >> "$tmp/$c"
+    sed -E 's/.*"nodes":([0-9]+).*/\1/' <<<"$json" > "$tmp/$c.nodes"
+  done
+done
+printf '%-20s %10s %10s %10s %14s %8s\n' algorithm:kernel median_s min_s max_s nodes ratio
+base=""
+for c in "${combos[@]}"; do
+  read -r med min max < <(sort -g "$tmp/$c" | awk '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }')
+  [[ -n $base ]] || base=$med
+  awk -v c="$c" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$(cat "$tmp/$c.nodes")" \
+    'BEGIN { printf "%-20s %10.3f %10.3f %10.3f %14s %8.3f\n", c, med, min, max, nodes, med / base }'
+done
