@@ -20,6 +20,7 @@
 //! Coordinates in the library are 0-based: row 0 is the top row, column 0 the leftmost.
 
 pub mod bits;
+pub mod board;
 pub mod engine;
 pub mod error;
 pub mod kernel;
@@ -27,6 +28,7 @@ pub mod oeis;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod solutions;
 pub mod symmetry;
 
 pub use error::{Error, Result};

@@ -166,3 +166,156 @@ fn help_explains_every_option() {
         .success()
         .stdout(predicate::str::contains("Exit codes"));
 }
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = nqueens().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn solve_8_is_the_textbook_first_solution() {
+    assert_eq!(stdout_of(&["solve", "8"]), "1 5 8 6 3 7 2 4\n");
+    assert_eq!(
+        stdout_of(&["solve", "8", "--zero-based"]),
+        "0 4 7 5 2 6 1 3\n"
+    );
+    nqueens()
+        .args(["solve", "8"])
+        .assert()
+        .stderr("method: lexicographic\n");
+}
+
+#[test]
+fn solve_without_solution_is_a_normal_answer() {
+    nqueens()
+        .args(["solve", "3"])
+        .assert()
+        .success()
+        .stdout("no solution: the 3×3 board has none\n");
+    let v = json(&["solve", "2", "--json"]);
+    assert!(v["solution"].is_null());
+}
+
+#[test]
+fn solve_large_boards_by_construction_and_every_answer_is_valid() {
+    for n in ["40", "1000", "1000000"] {
+        let v = json(&["solve", n, "--json"]);
+        assert_eq!(v["method"], "construct");
+        let cols: Vec<usize> = v["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap() as usize - 1)
+            .collect();
+        assert_eq!(cols.len(), n.parse::<usize>().unwrap());
+        assert!(nqueens::solutions::is_solution(&cols), "n={n}");
+    }
+}
+
+#[test]
+fn list_8_streams_92_distinct_increasing_solutions() {
+    let text = stdout_of(&["list", "8"]);
+    let sols: Vec<Vec<usize>> = text
+        .lines()
+        .map(|l| {
+            l.split(' ')
+                .map(|c| c.parse::<usize>().unwrap() - 1)
+                .collect()
+        })
+        .collect();
+    assert_eq!(sols.len(), 92);
+    assert!(sols.iter().all(|s| nqueens::solutions::is_solution(s)));
+    assert!(sols.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(text.lines().next(), Some("1 5 8 6 3 7 2 4"));
+}
+
+#[test]
+fn list_unique_orbits_cover_all_solutions() {
+    use nqueens::symmetry::Symmetry;
+    let parse = |t: String| -> Vec<Vec<usize>> {
+        t.lines()
+            .map(|l| l.split(' ').map(|c| c.parse().unwrap()).collect())
+            .collect()
+    };
+    let all = parse(stdout_of(&["list", "8", "--zero-based"]));
+    let reps = parse(stdout_of(&["list", "8", "--unique", "--zero-based"]));
+    assert_eq!(reps.len(), 12);
+    let mut orbits: Vec<Vec<usize>> = reps
+        .iter()
+        .flat_map(|r| Symmetry::ALL.iter().map(move |s| s.apply(r)))
+        .collect();
+    orbits.sort();
+    orbits.dedup();
+    assert_eq!(orbits, all);
+}
+
+#[test]
+fn list_counts_equal_the_counter_up_to_10() {
+    for n in 1..=10u32 {
+        let listed = stdout_of(&["list", &n.to_string()]).lines().count() as u64;
+        let unique = stdout_of(&["list", &n.to_string(), "--unique"])
+            .lines()
+            .count() as u64;
+        let v = json(&["count", &n.to_string(), "--json"]);
+        assert_eq!(Some(listed), v["total"].as_u64(), "n={n}");
+        assert_eq!(Some(unique), v["known_unique"].as_u64(), "n={n}");
+    }
+}
+
+#[test]
+fn list_formats_and_limit() {
+    assert_eq!(
+        stdout_of(&["list", "4", "--format", "pairs"]),
+        "(1,2) (2,4) (3,1) (4,3)\n(1,3) (2,1) (3,4) (4,2)\n"
+    );
+    assert_eq!(
+        stdout_of(&["list", "4", "--format", "matrix", "--limit", "1"]),
+        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n"
+    );
+    assert_eq!(
+        stdout_of(&["list", "4", "--format", "dots"]),
+        ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n"
+    );
+    let lines = stdout_of(&["list", "5", "--format", "json", "--limit", "2"]);
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(first["solution"], serde_json::json!([1, 3, 5, 2, 4]));
+    assert_eq!(lines.lines().count(), 2);
+}
+
+#[test]
+fn list_survives_a_closed_pipe() {
+    use std::io::Read;
+    use std::process::{Command as Std, Stdio};
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["list", "12"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn solve_and_list_bad_input() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "0"], "from 1 to"),
+        (&["solve", "abc"], "not a board size"),
+        (&["solve", "100", "--method", "lexicographic"], "up to 64"),
+        (&["solve", "5000", "--format", "grid"], "too large to draw"),
+        (&["list", "65"], "between 1 and 64"),
+        (&["list", "8", "--format", "hex"], "invalid value 'hex'"),
+    ];
+    for (args, msg) in cases {
+        nqueens()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(*msg));
+    }
+}

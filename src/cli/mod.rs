@@ -1,6 +1,7 @@
 //! The command line: clap definitions, argument parsers, and one module per subcommand.
 
 mod count;
+mod solve;
 mod table;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,10 @@ pub enum Command {
     Count(count::CountArgs),
     /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
     Table(table::TableArgs),
+    /// Show one solution: the first in backtracking order, or a construction for large N.
+    Solve(solve::SolveArgs),
+    /// Stream every solution (or one per symmetry class) in lexicographic order.
+    List(solve::ListArgs),
 }
 
 /// Options shared by everything that counts.
@@ -93,6 +98,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Count(a) => count::run(a),
         Command::Table(a) => table::run(a),
+        Command::Solve(a) => solve::run_solve(a),
+        Command::List(a) => solve::run_list(a),
     }
 }
 
