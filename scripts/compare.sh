@@ -7,6 +7,8 @@
 #   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/stats.sh
+source scripts/stats.sh
 n=${1:?usage: scripts/compare.sh N [RUNS] [THREADS]}
 runs=${2:-3}
 threads=${3:-1}
@@ -21,16 +23,14 @@ for ((r = 1; r <= runs; r++)); do
   for c in "${combos[@]}"; do
     json=$("$bin" count "$n" --threads "$threads" --algorithm "${c%%:*}" --kernel "${c##*:}" --json)
     grep -q '"matches_known":false' <<<"$json" && { echo "wrong count: $json" >&2; exit 3; }
-    sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/' <<<"$json" >> "$tmp/$c"
-    sed -E 's/.*"nodes":([0-9]+).*/\1/' <<<"$json" > "$tmp/$c.nodes"
+    field seconds "$json" >> "$tmp/$c"
+    field nodes "$json" > "$tmp/$c.nodes"
   done
 done
 printf '%-20s %10s %10s %10s %14s %8s\n' algorithm:kernel median_s min_s max_s nodes ratio
 base=""
 for c in "${combos[@]}"; do
-  read -r med min max < <(sort -g "$tmp/$c" | awk '{ v[NR] = $1 } END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }')
+  read -r med min max < <(stats "$tmp/$c")
   [[ -n $base ]] || base=$med
   awk -v c="$c" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$(cat "$tmp/$c.nodes")" \
     'BEGIN { printf "%-20s %10.3f %10.3f %10.3f %14s %8.3f\n", c, med, min, max, nodes, med / base }'

@@ -9,6 +9,8 @@
 #   NQUEENS_ARGS="--algorithm mirror --kernel simple" scripts/scaling.sh 17 3 1 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/stats.sh
+source scripts/stats.sh
 n=${1:?usage: scripts/scaling.sh N [RUNS] [THREADS...]}
 runs=${2:-5}
 shift $(( $# >= 2 ? 2 : 1 ))
@@ -25,16 +27,14 @@ for ((r = 1; r <= runs; r++)); do
     # shellcheck disable=SC2086
     json=$("$bin" count "$n" --threads "$t" --json ${NQUEENS_ARGS:-})
     grep -q '"matches_known":false' <<<"$json" && { echo "wrong count: $json" >&2; exit 3; }
-    sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/' <<<"$json" >> "$tmp/$t"
-    nodes=$(sed -E 's/.*"nodes":([0-9]+).*/\1/' <<<"$json")
+    field seconds "$json" >> "$tmp/$t"
+    nodes=$(field nodes "$json")
   done
 done
 printf '%-8s %10s %10s %10s %8s %14s\n' threads median_s min_s max_s speedup nodes_per_s
 base=""
 for t in "${threads[@]}"; do
-  read -r med min max < <(sort -g "$tmp/$t" | awk '{ v[NR] = $1 } END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }')
+  read -r med min max < <(stats "$tmp/$t")
   [[ -n $base ]] || base=$med
   awk -v t="$t" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$nodes" \
     'BEGIN { printf "%-8s %10.3f %10.3f %10.3f %8.2f %14.3e\n", t, med, min, max, base / med, nodes / med }'

@@ -26,8 +26,7 @@ impl Solutions {
     pub fn new(n: u32) -> Solutions {
         let full = full_mask(n);
         let n = n as usize;
-        let mut masks = vec![Masks::EMPTY; n + 1];
-        masks[0] = Masks::EMPTY;
+        let masks = vec![Masks::EMPTY; n + 1];
         let mut avail = vec![0; n];
         avail[0] = full;
         Solutions {
@@ -38,7 +37,7 @@ impl Solutions {
             avail,
             cols: vec![0; n],
             nodes: 0,
-            done: n == 0,
+            done: false,
         }
     }
 
