@@ -1,7 +1,7 @@
 //! Running a plan: tasks on a rayon pool, per-task tallies summed in `u128`.
 
 use crate::error::{Error, Result};
-use crate::kernel::{count_task, Kernel, Tally};
+use crate::kernel::{Kernel, Tally};
 use crate::plan::Plan;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -40,12 +40,11 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 pub fn run(plan: &Plan, threads: usize, kernel: Kernel) -> Result<Outcome> {
     let pool = pool(threads)?;
     let start = Instant::now();
-    let n = plan.n;
     let mut tally = pool.install(|| {
         plan.tasks
             .par_iter()
             .with_max_len(1)
-            .map(|t| count_task(n, t, kernel))
+            .map(|t| plan.count_task(t, kernel))
             .reduce(Tally::default, |mut a, b| {
                 a += b;
                 a

@@ -21,6 +21,12 @@ pub enum Error {
     /// Options that cannot go together, or a request the tool cannot serve as asked.
     #[error("{0}")]
     Usage(String),
+    /// Pre-placed queens that are off the board, share a row, or attack each other.
+    #[error("{0}")]
+    Placement(String),
+    /// A board given to `verify` (or a checkpoint or shard file) that cannot be read.
+    #[error("{0}")]
+    Input(String),
     /// The rayon pool could not be built.
     #[error("could not start the worker pool: {0}")]
     Pool(String),
@@ -47,7 +53,9 @@ impl Error {
             | Error::SplitDepth(_)
             | Error::Threads
             | Error::Range(..)
-            | Error::Usage(_) => 2,
+            | Error::Usage(_)
+            | Error::Placement(_)
+            | Error::Input(_) => 2,
             Error::Mismatch { .. } => 3,
             Error::Pool(_) => 1,
         }

@@ -25,11 +25,15 @@ pub mod engine;
 pub mod error;
 pub mod kernel;
 pub mod oeis;
+pub mod place;
 pub mod plan;
 pub mod reference;
 pub mod report;
+pub mod search;
 pub mod solutions;
 pub mod symmetry;
+pub mod trace;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use plan::{Algorithm, Plan};

@@ -29,7 +29,7 @@
 
 use crate::bits::check_n;
 use crate::error::{Error, Result};
-use crate::kernel::{Spec, MAX_FIXED};
+use crate::kernel::{count_spec, Kernel, Spec, Tally, MAX_FIXED};
 
 /// The deepest `--split-depth`.
 pub const MAX_SPLIT_DEPTH: u32 = 3;
@@ -153,11 +153,39 @@ pub struct Plan {
     /// constellation) and one per queen placed while expanding rows. With the kernels' nodes
     /// this makes the total independent of the split depth.
     pub prefix_nodes: u64,
+    /// Queens placed by the user (`--place`), 0-based and sorted by row, fixed in every task.
+    /// Only the `plain` algorithm takes them: symmetry does not hold with placed queens.
+    pub placed: Vec<(u8, u8)>,
 }
 
 impl Plan {
     /// Plans the count of an `n` board with the given algorithm and split depth (1..=3).
     pub fn new(n: u32, algorithm: Algorithm, split_depth: u32) -> Result<Plan> {
+        Plan::build(n, algorithm, split_depth, &[])
+    }
+
+    /// Plans the count of the completions of the placed queens `(row, col)` (0-based) on an
+    /// `n` board: the `plain` algorithm with every task holding the placed queens, the first
+    /// `split_depth` free rows expanded. The placements are checked ([`crate::place::check`]).
+    pub fn with_placed(n: u32, split_depth: u32, placed: &[(usize, usize)]) -> Result<Plan> {
+        check_n(n as i64)?;
+        let placed = crate::place::check(n as usize, placed)?;
+        let placed: Vec<(u8, u8)> = placed.iter().map(|&(r, c)| (r as u8, c as u8)).collect();
+        Plan::build(n, Algorithm::Plain, split_depth, &placed)
+    }
+
+    /// The board a task's kernel searches: the task's queens, the plan's placed queens and the
+    /// bounds of the task's kind.
+    pub fn spec(&self, task: &Task) -> Spec {
+        spec_of(self.n, &self.placed, task)
+    }
+
+    /// Counts one task of this plan with `kernel`.
+    pub fn count_task(&self, task: &Task, kernel: Kernel) -> Tally {
+        count_spec(&self.spec(task), task, kernel)
+    }
+
+    fn build(n: u32, algorithm: Algorithm, split_depth: u32, placed: &[(u8, u8)]) -> Result<Plan> {
         check_n(n as i64)?;
         if !(1..=MAX_SPLIT_DEPTH).contains(&split_depth) {
             return Err(Error::SplitDepth(split_depth));
@@ -179,7 +207,7 @@ impl Plan {
         for step in base..split_depth + LATE_EXTRA_DEPTH {
             let mut next = Vec::with_capacity(tasks.len() * n as usize);
             for t in &tasks {
-                let spec = Spec::for_task(n, t);
+                let spec = spec_of(n, placed, t);
                 let late = matches!(t.kind, TaskKind::Edge { late: true, .. });
                 if spec.k == 0 || matches!(t.kind, TaskKind::Tiny) || (step >= split_depth && !late)
                 {
@@ -206,6 +234,7 @@ impl Plan {
             split_depth,
             tasks,
             prefix_nodes,
+            placed: placed.to_vec(),
         })
     }
 
@@ -220,6 +249,15 @@ impl Plan {
             })
             .unwrap_or(MAX_SPLIT_DEPTH)
     }
+}
+
+fn spec_of(n: u32, placed: &[(u8, u8)], task: &Task) -> Spec {
+    if placed.is_empty() {
+        return Spec::for_task(n, task);
+    }
+    let mut all = placed.to_vec();
+    all.extend_from_slice(task.queens());
+    Spec::new(n, &all)
 }
 
 /// The three squares where a border queen makes a rotation of an edge solution with row-0

@@ -16,6 +16,9 @@ use std::fmt::Write as _;
 pub struct CountReport {
     /// Board size.
     pub n: u32,
+    /// Queens placed before the search (`--place`), as 1-based `[row, col]`; empty for a full
+    /// count. With placed queens `total` counts their completions, and no known value applies.
+    pub placed: Vec<[usize; 2]>,
     /// The method used.
     pub algorithm: Algorithm,
     /// The kernel used.
@@ -55,12 +58,22 @@ impl CountReport {
     pub fn new(plan: &Plan, outcome: &Outcome) -> CountReport {
         let n = plan.n;
         let t = &outcome.tally;
-        let total = check(Sequence::A000170, n, t.total);
+        let full = plan.placed.is_empty();
+        let mut total = check(Sequence::A000170, n, t.total);
+        if !full {
+            total.known = None;
+            total.matches = None;
+        }
         let unique = t.unique();
-        let known_unique = Sequence::A002562.known(n);
+        let known_unique = Sequence::A002562.known(n).filter(|_| full);
         let seconds = outcome.elapsed.as_secs_f64();
         CountReport {
             n,
+            placed: plan
+                .placed
+                .iter()
+                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
+                .collect(),
             algorithm: plan.algorithm,
             kernel: outcome.kernel,
             total: t.total,
@@ -116,12 +129,26 @@ impl CountReport {
             _ => format!("no known value in {}", seq.id()),
         };
         let _ = writeln!(s, "n          {}", self.n);
-        let _ = writeln!(
-            s,
-            "total      {}  ({})",
-            self.total,
-            mark(self.matches_known, Sequence::A000170, self.known)
-        );
+        if self.placed.is_empty() {
+            let _ = writeln!(
+                s,
+                "total      {}  ({})",
+                self.total,
+                mark(self.matches_known, Sequence::A000170, self.known)
+            );
+        } else {
+            let qs: Vec<String> = self
+                .placed
+                .iter()
+                .map(|q| format!("{}:{}", q[0], q[1]))
+                .collect();
+            let _ = writeln!(s, "placed     {}", qs.join(" "));
+            let _ = writeln!(
+                s,
+                "total      {}  (completions of the placed queens)",
+                self.total
+            );
+        }
         if let Some(u) = self.unique {
             let _ = writeln!(
                 s,

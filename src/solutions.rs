@@ -4,41 +4,66 @@
 //! Backtracking fills rows top to bottom and tries columns left to right, so solutions come in
 //! lexicographic order of their permutations `cols[row]` (0-based).
 
-use crate::bits::{full_mask, Masks};
+use crate::kernel::Spec;
 use crate::symmetry::canonical;
 
-/// Every solution of an `n` board, in lexicographic order, found lazily by backtracking on
-/// the bit masks: memory is O(n) however many solutions there are.
+/// Every solution of an `n` board (or every completion of some fixed queens), in
+/// lexicographic order, found lazily by backtracking on the bit masks over the free rows:
+/// memory is O(n) however many solutions there are.
 #[derive(Debug, Clone)]
 pub struct Solutions {
-    n: usize,
-    full: u64,
-    row: usize,
-    masks: Vec<Masks>,
-    avail: Vec<u64>,
-    cols: Vec<usize>,
+    spec: Spec,
+    i: usize,
+    cols: [u64; 64],
+    d1: [u64; 64],
+    d2: [u64; 64],
+    avail: [u64; 64],
+    board: Vec<usize>,
     nodes: u64,
+    budget: u64,
     done: bool,
 }
 
 impl Solutions {
     /// Starts the enumeration of an `n` board (`1 <= n <= 64`).
     pub fn new(n: u32) -> Solutions {
-        let full = full_mask(n);
-        let n = n as usize;
-        let masks = vec![Masks::EMPTY; n + 1];
-        let mut avail = vec![0; n];
-        avail[0] = full;
-        Solutions {
-            n,
-            full,
-            row: 0,
-            masks,
-            avail,
-            cols: vec![0; n],
-            nodes: 0,
-            done: false,
+        Solutions::with_fixed(n, &[])
+    }
+
+    /// Starts the enumeration of the completions of the fixed queens `(row, col)` (0-based;
+    /// checked with [`crate::place::check`]): only the free rows are searched.
+    pub fn with_fixed(n: u32, fixed: &[(usize, usize)]) -> Solutions {
+        let q: Vec<(u8, u8)> = fixed.iter().map(|&(r, c)| (r as u8, c as u8)).collect();
+        let spec = Spec::new(n, &q);
+        let mut board = vec![0; n as usize];
+        for &(r, c) in fixed {
+            board[r] = c;
         }
+        let mut avail = [0; 64];
+        avail[0] = spec.full & !spec.forbid[0];
+        Solutions {
+            done: spec.k == 0,
+            spec,
+            i: 0,
+            cols: [0; 64],
+            d1: [0; 64],
+            d2: [0; 64],
+            avail,
+            board,
+            nodes: 0,
+            budget: u64::MAX,
+        }
+    }
+
+    /// Stops the enumeration once `nodes` queens have been placed (see [`Self::out_of_budget`]).
+    pub fn with_budget(mut self, nodes: u64) -> Solutions {
+        self.budget = nodes;
+        self
+    }
+
+    /// Whether the enumeration stopped at its budget rather than at its end.
+    pub fn out_of_budget(&self) -> bool {
+        self.nodes >= self.budget
     }
 
     /// Queens placed so far.
@@ -51,27 +76,37 @@ impl Iterator for Solutions {
     type Item = Vec<usize>;
 
     fn next(&mut self) -> Option<Vec<usize>> {
-        while !self.done {
-            let a = self.avail[self.row];
+        if self.spec.k == 0 && !self.done {
+            // Every row fixed: the placement is the one solution.
+            self.done = true;
+            return Some(self.board.clone());
+        }
+        let s = &self.spec;
+        while !self.done && self.nodes < self.budget {
+            let i = self.i;
+            let a = self.avail[i];
             if a == 0 {
-                if self.row == 0 {
+                if i == 0 {
                     self.done = true;
                     break;
                 }
-                self.row -= 1;
+                self.i -= 1;
                 continue;
             }
             let bit = a & a.wrapping_neg();
-            self.avail[self.row] = a ^ bit;
+            self.avail[i] = a ^ bit;
             self.nodes += 1;
-            self.cols[self.row] = bit.trailing_zeros() as usize;
-            let m = self.masks[self.row].place(bit, self.full);
-            if self.row + 1 == self.n {
-                return Some(self.cols.clone());
+            self.board[s.rows[i] as usize] = bit.trailing_zeros() as usize;
+            if i + 1 == s.k {
+                return Some(self.board.clone());
             }
-            self.row += 1;
-            self.masks[self.row] = m;
-            self.avail[self.row] = m.free(self.full);
+            let g = s.gap[i];
+            self.cols[i + 1] = self.cols[i] | bit;
+            self.d1[i + 1] = ((self.d1[i] | bit) << g) & s.full;
+            self.d2[i + 1] = (self.d2[i] | bit) >> g;
+            self.avail[i + 1] =
+                s.full & !(self.cols[i + 1] | self.d1[i + 1] | self.d2[i + 1] | s.forbid[i + 1]);
+            self.i += 1;
         }
         None
     }

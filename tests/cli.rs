@@ -1,18 +1,10 @@
 //! The command line, end to end (assert_cmd).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{assert_bad_input, json, nqueens, stdout_of};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = nqueens().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 #[test]
 fn count_8_says_92_and_matches() {
@@ -114,17 +106,6 @@ fn table_json_lines() {
 }
 
 /// Every bad input: exit code 2, a message on stderr naming the problem, nothing on stdout.
-fn assert_bad_input(cases: &[(&[&str], &str)]) {
-    for (args, msg) in cases {
-        nqueens()
-            .args(*args)
-            .assert()
-            .code(2)
-            .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains(*msg));
-    }
-}
-
 #[test]
 fn bad_input_exits_2_with_a_message_and_empty_stdout() {
     let cases: &[(&[&str], &str)] = &[
@@ -167,12 +148,6 @@ fn help_explains_every_option() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Exit codes"));
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = nqueens().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

@@ -3,6 +3,8 @@
 mod count;
 mod solve;
 mod table;
+mod trace;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use nqueens::kernel::Kernel;
@@ -37,6 +39,12 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Stream every solution (or one per symmetry class) in lexicographic order.
     List(solve::ListArgs),
+    /// Check a board (any output format, from a file or stdin): a solution, or which queens attack.
+    Verify(verify::VerifyArgs),
+    /// Show the backtracking search step by step: placements, dead ends, take-backs.
+    Trace(trace::TraceArgs),
+    /// Count the nodes on each level of the backtracking tree (OEIS A319284).
+    Tree(trace::TreeArgs),
 }
 
 /// Options shared by everything that counts.
@@ -47,8 +55,9 @@ pub struct EngineArgs {
     pub threads: Option<usize>,
     /// How symmetry is used: `symmetric` (all 8 symmetries; also gives the unique count),
     /// `mirror` (left half of row 0, counted twice), `plain` (no symmetry).
-    #[arg(long, short = 'a', value_enum, default_value_t = Algorithm::Symmetric)]
-    pub algorithm: Algorithm,
+    /// Default: `symmetric`; `plain` when queens are placed (symmetry does not hold then).
+    #[arg(long, short = 'a', value_enum)]
+    pub algorithm: Option<Algorithm>,
     /// How finely the board is split into independent tasks: 1, 2 or 3. Depth 1 is the
     /// algorithm's seeds (a row-0 queen, or a symmetric border constellation); each step deeper
     /// fixes one more free row. Default: the smallest depth giving at least 8 tasks per thread.
@@ -60,10 +69,38 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The algorithm asked for, or the default.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm.unwrap_or(Algorithm::Symmetric)
+    }
+
     /// The thread count to use.
     pub fn threads(&self) -> usize {
         self.threads
             .unwrap_or_else(nqueens::engine::default_threads)
+    }
+}
+
+/// Queens placed before the search, for `count`, `solve` and `list`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlaceArgs {
+    /// Place a queen on square ROW:COL before the search (1-based: 1:1 is the top-left
+    /// square). Repeatable. The other rows are completed by backtracking.
+    #[arg(long = "place", value_name = "ROW:COL", value_parser = nqueens::place::parse_square)]
+    pub place: Vec<(usize, usize)>,
+    /// Place the first row's queen in column COL (1-based): the same as `--place 1:COL`.
+    #[arg(long, value_name = "COL", value_parser = nqueens::place::parse_column)]
+    pub first_queen: Option<usize>,
+}
+
+impl PlaceArgs {
+    /// The placed queens (0-based, sorted by row), checked against an `n` board.
+    pub fn queens(&self, n: usize) -> Result<Vec<(usize, usize)>, Error> {
+        let mut qs = self.place.clone();
+        if let Some(c) = self.first_queen {
+            qs.insert(0, (0, c));
+        }
+        nqueens::place::check(n, &qs)
     }
 }
 
@@ -93,14 +130,19 @@ fn parse_split_depth(s: &str) -> Result<u32, String> {
     }
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs the parsed command line; `Ok` carries the exit code (`verify` exits 1 for a board
+/// that is not a solution).
+pub fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Count(a) => count::run(a),
         Command::Table(a) => table::run(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
+        Command::Verify(a) => return verify::run(a),
+        Command::Trace(a) => trace::run_trace(a),
+        Command::Tree(a) => trace::run_tree(a),
     }
+    .map(|()| 0)
 }
 
 /// Writes `text` to stdout. A closed pipe (`| head`) is not an error: the reader is done.

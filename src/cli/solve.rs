@@ -1,8 +1,10 @@
 //! `nqueens solve N` and `nqueens list N`.
 
-use super::{parse_n, print};
+use super::{parse_n, print, PlaceArgs};
 use nqueens::board::{is_multiline, render, Format};
-use nqueens::solutions::{construct, first_lexicographic, unique, Solutions};
+use nqueens::place::holds;
+use nqueens::search::{complete, Completion};
+use nqueens::solutions::{construct, unique, Solutions};
 use nqueens::Error;
 use std::io::{BufWriter, Write};
 
@@ -16,23 +18,44 @@ pub const SOLVE_MAX: usize = 100_000_000;
 /// The largest board drawn in a multi-line format.
 pub const DRAW_MAX: usize = 1000;
 
+/// How many queens `--method auto` lets lexicographic backtracking place, with placed queens,
+/// before it hands over to `search`.
+pub const LEXICOGRAPHIC_BUDGET: u64 = 50_000_000;
+
 /// How `solve` finds its solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
-    /// Lexicographic backtracking up to N = 30, the explicit construction above.
+    /// Lexicographic backtracking up to N = 30, the explicit construction above; with placed
+    /// queens, lexicographic up to N = 30 (handing over to `search` if it takes too long),
+    /// `search` above.
     Auto,
     /// Row-by-row backtracking, columns left to right: the first solution in lexicographic
     /// order (N <= 64).
     Lexicographic,
-    /// The classical closed-form construction: any N >= 4, linear time.
+    /// The classical closed-form construction: any N >= 4, linear time (no placed queens).
     Construct,
+    /// Completes placed queens on any board: exact most-constrained-row-first backtracking
+    /// for N <= 64 (it proves when there is no completion), min-conflicts local search above.
+    Search,
+}
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Lexicographic => "lexicographic",
+            Method::Construct => "construct",
+            Method::Search => "search",
+        }
+    }
 }
 
 /// Arguments of `solve`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  nqueens solve 8\n  nqueens solve 8 --format grid\n  \
-    nqueens solve 1000000 --json"
+    nqueens solve 1000000 --json\n  nqueens solve 8 --first-queen 2 --format grid\n  \
+    nqueens solve 100 --place 1:7 --place 50:1"
 )]
 pub struct SolveArgs {
     /// Board size N, from 1 to 100,000,000 (lexicographic search: up to 64).
@@ -50,6 +73,8 @@ pub struct SolveArgs {
     /// Write 0-based coordinates instead of 1-based.
     #[arg(long)]
     pub zero_based: bool,
+    #[command(flatten)]
+    pub place: PlaceArgs,
 }
 
 /// Arguments of `list`.
@@ -75,6 +100,8 @@ pub struct ListArgs {
     /// Write 0-based coordinates instead of 1-based.
     #[arg(long)]
     pub zero_based: bool,
+    #[command(flatten)]
+    pub place: PlaceArgs,
 }
 
 fn parse_solve_n(s: &str) -> Result<usize, String> {
@@ -99,37 +126,81 @@ fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
     Ok(())
 }
 
-pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
-    check_drawable(a.n, a.format)?;
+fn lexicographic_n(n: usize) -> Result<u32, Error> {
+    nqueens::bits::check_n(n as i64).map_err(|_| {
+        Error::Usage(format!(
+            "--method lexicographic works on boards up to 64 (the u64 masks); N = {n} needs \
+             --method construct (or search, with placed queens)"
+        ))
+    })
+}
+
+/// Finds the solution: the method used and its answer (`Err` carries why there is none).
+fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion), Error> {
     let method = match a.method {
         Method::Auto if a.n <= LEXICOGRAPHIC_MAX => Method::Lexicographic,
-        Method::Auto => Method::Construct,
+        Method::Auto if placed.is_empty() => Method::Construct,
+        Method::Auto => Method::Search,
         m => m,
     };
-    let solution = match method {
+    let none = |why: &str| Completion::Impossible(why.to_string());
+    Ok(match method {
         Method::Lexicographic => {
-            let n = nqueens::bits::check_n(a.n as i64).map_err(|_| {
-                Error::Usage(format!(
-                    "--method lexicographic works on boards up to 64 (the u64 masks); \
-                     N = {} needs --method construct",
-                    a.n
-                ))
-            })?;
-            first_lexicographic(n).0
+            let n = lexicographic_n(a.n)?;
+            let mut it = Solutions::with_fixed(n, placed);
+            if a.method == Method::Auto && !placed.is_empty() {
+                // Placements deep in the board can make row order slow: hand over in time.
+                it = it.with_budget(LEXICOGRAPHIC_BUDGET);
+            }
+            match it.next() {
+                Some(sol) => (method, Completion::Found(sol)),
+                None if it.out_of_budget() => (Method::Search, complete(a.n, placed)),
+                None if placed.is_empty() => (method, none("the board has no solution")),
+                None => (method, none("the placed queens cannot be completed")),
+            }
         }
-        _ => construct(a.n),
-    };
-    let name = if method == Method::Lexicographic {
-        "lexicographic"
-    } else {
-        "construct"
-    };
+        Method::Construct => {
+            if !placed.is_empty() {
+                return Err(Error::Usage(
+                    "--method construct cannot honour placed queens: use --method search (or \
+                     leave --method out)"
+                        .into(),
+                ));
+            }
+            match construct(a.n) {
+                Some(sol) => (method, Completion::Found(sol)),
+                None => (method, none("the board has no solution")),
+            }
+        }
+        Method::Search | Method::Auto => (Method::Search, complete(a.n, placed)),
+    })
+}
+
+pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
+    check_drawable(a.n, a.format)?;
+    let placed = a.place.queens(a.n)?;
+    let (method, answer) = find(&a, &placed)?;
+    let name = method.name();
     let off = usize::from(!a.zero_based);
+    let (solution, why) = match answer {
+        Completion::Found(s) => {
+            debug_assert!(nqueens::solutions::is_solution(&s) && holds(&s, &placed));
+            (Some(s), String::new())
+        }
+        Completion::Impossible(why) => (None, why),
+        Completion::GaveUp(why) => {
+            return Err(anyhow::anyhow!(
+                "no answer for the {0}×{0} board with these placements: {why}",
+                a.n
+            ))
+        }
+    };
     if a.json {
         let sol = solution
             .as_ref()
             .map(|s| s.iter().map(|c| c + off).collect::<Vec<_>>());
-        let v = serde_json::json!({ "n": a.n, "method": name, "solution": sol });
+        let placed: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
+        let v = serde_json::json!({ "n": a.n, "method": name, "placed": placed, "solution": sol });
         return print(&(v.to_string() + "\n"));
     }
     eprintln!("method: {name}");
@@ -141,15 +212,27 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
             }
             print(&text)
         }
-        None => print(&format!("no solution: the {0}×{0} board has none\n", a.n)),
+        None if placed.is_empty() => {
+            print(&format!("no solution: the {0}×{0} board has none\n", a.n))
+        }
+        None => print(&format!("no solution on the {0}×{0} board: {why}\n", a.n)),
     }
 }
 
 pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
+    let placed = a.place.queens(a.n as usize)?;
+    if a.unique && !placed.is_empty() {
+        return Err(Error::Usage(
+            "--unique cannot be combined with placed queens: a class's representative need not \
+             hold them; list the completions without --unique"
+                .into(),
+        )
+        .into());
+    }
     let all: Box<dyn Iterator<Item = Vec<usize>>> = if a.unique {
         Box::new(unique(a.n))
     } else {
-        Box::new(Solutions::new(a.n))
+        Box::new(Solutions::with_fixed(a.n, &placed))
     };
     let limit = a.limit.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(std::io::stdout().lock());

@@ -67,10 +67,10 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
     } else {
         Sequence::A000170
     };
-    if a.unique && a.engine.algorithm != Algorithm::Symmetric {
+    if a.unique && a.engine.algorithm() != Algorithm::Symmetric {
         anyhow::bail!(Error::Usage(format!(
             "--unique needs --algorithm symmetric (got {}): only it counts unique solutions",
-            a.engine.algorithm.name()
+            a.engine.algorithm().name()
         )));
     }
     let threads = a.engine.threads();
@@ -79,8 +79,8 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         let depth = a
             .engine
             .split_depth
-            .unwrap_or_else(|| Plan::default_split_depth(n, a.engine.algorithm, threads));
-        let plan = Plan::new(n, a.engine.algorithm, depth)?;
+            .unwrap_or_else(|| Plan::default_split_depth(n, a.engine.algorithm(), threads));
+        let plan = Plan::new(n, a.engine.algorithm(), depth)?;
         let tally = engine::run(&plan, threads, a.engine.kernel)?.tally;
         let value = if a.unique {
             tally.unique().unwrap_or_default()

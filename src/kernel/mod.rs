@@ -225,7 +225,12 @@ impl AddAssign for Tally {
 
 /// Counts one task of an `n`-queens plan with `kernel`.
 pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
-    let spec = Spec::for_task(n, task);
+    count_spec(&Spec::for_task(n, task), task, kernel)
+}
+
+/// Counts the completions of `spec`, the board of `task` (possibly with more queens fixed, see
+/// [`crate::plan::Plan::spec`]), and weighs them as the task's kind says.
+pub fn count_spec(spec: &Spec, task: &Task, kernel: Kernel) -> Tally {
     let classes = |c: Classes, nodes: u64| Tally {
         total: c.total(),
         classes: Some(c),
@@ -233,7 +238,7 @@ pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
     };
     match task.kind {
         TaskKind::Weighted { weight } => {
-            let c = kernel.count(&spec);
+            let c = kernel.count(spec);
             Tally {
                 total: c.solutions as u128 * weight as u128,
                 classes: None,
@@ -242,7 +247,7 @@ pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
         }
         // The 1×1 board's one solution is alone in its class; 2×2 and 3×3 have none.
         TaskKind::Tiny => {
-            let c = kernel.count(&spec);
+            let c = kernel.count(spec);
             let one = Classes {
                 c1: c.solutions as u128,
                 ..Classes::default()
@@ -251,7 +256,7 @@ pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
         }
         // Corner solutions, and edge ones that no rotation can tie with, have no symmetry.
         TaskKind::Corner | TaskKind::Edge { ties: false, .. } => {
-            let c = kernel.count(&spec);
+            let c = kernel.count(spec);
             let eight = Classes {
                 c8: c.solutions as u128,
                 ..Classes::default()
@@ -261,7 +266,7 @@ pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
         TaskKind::Edge {
             bound1, ties: true, ..
         } => {
-            let (c, nodes) = crate::symmetry::count_tied(&spec, task.queens(), bound1);
+            let (c, nodes) = crate::symmetry::count_tied(spec, task.queens(), bound1);
             classes(c, nodes)
         }
     }

@@ -1,0 +1,226 @@
+//! `nqueens trace N` and `nqueens tree N`.
+
+use super::{parse_n, print};
+use nqueens::oeis::Sequence;
+use nqueens::trace::{trace, tree, Event};
+use nqueens::Error;
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+
+/// The largest board `trace` draws (`--format grid` or `dots`).
+pub const TRACE_DRAW_MAX: u32 = 32;
+
+/// How `trace` shows each step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFormat {
+    /// One line per step.
+    Steps,
+    /// Each step's line, then the board drawn as a boxed grid.
+    Grid,
+    /// Each step's line, then the board as rows of `Q` and `.`.
+    Dots,
+    /// JSON lines: {"step", "event", "row", "col", ...}, 1-based.
+    Json,
+}
+
+/// Arguments of `trace`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Each step is one of:\n  \
+    place    a queen goes on a free square (columns are tried left to right)\n  \
+    blocked  a row has no free square (left): the search goes back a row\n  \
+    remove   a queen is taken back\n  \
+    solution every row holds a queen\n\n\
+    Examples:\n  nqueens trace 4 --format grid\n  nqueens trace 8 --all --max-steps 0 | grep solution")]
+pub struct TraceArgs {
+    /// Board size N, from 1 to 64.
+    #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: u32,
+    /// Go on past the first solution to every solution.
+    #[arg(long)]
+    pub all: bool,
+    /// Stop after K steps (0: no limit).
+    #[arg(long, value_name = "K", default_value_t = 10_000)]
+    pub max_steps: u64,
+    /// How each step is shown.
+    #[arg(long, short = 'f', value_enum, default_value_t = TraceFormat::Steps)]
+    pub format: TraceFormat,
+}
+
+/// Arguments of `tree`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Level k counts the ways to place k non-attacking queens in the first k \
+    rows: the nodes of the backtracking tree at depth k (OEIS A319284; level N is A000170(N)).\n\n\
+    Example:\n  nqueens tree 8"
+)]
+pub struct TreeArgs {
+    /// Board size N, from 1 to 64 (the work grows like the count's: N = 16 takes seconds).
+    #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: u32,
+    /// One JSON object: {"n", "levels": [...], "total"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn describe(e: &Event) -> String {
+    match e {
+        Event::Place { row, col } => format!("place     row {}, column {}", row + 1, col + 1),
+        Event::Remove { row, col } => format!("remove    row {}, column {}", row + 1, col + 1),
+        Event::Blocked { row, tried } => {
+            let what = if *tried {
+                "no other free square"
+            } else {
+                "no free square"
+            };
+            let then = if *row == 0 {
+                "the search is over"
+            } else {
+                "back to the row above"
+            };
+            format!("blocked   row {}: {what}, {then}", row + 1)
+        }
+        Event::Solution { number, cols } => {
+            let v: Vec<String> = cols.iter().map(|c| (c + 1).to_string()).collect();
+            format!("solution  {number}: {}", v.join(" "))
+        }
+    }
+}
+
+fn draw(board: &[Option<usize>], grid: bool) -> String {
+    let n = board.len();
+    let mut s = String::new();
+    let rule = "-".repeat(4 * n + 1);
+    if grid {
+        let _ = writeln!(s, "{rule}");
+    }
+    for q in board {
+        for x in 0..n {
+            let on = *q == Some(x);
+            s.push_str(match (grid, on) {
+                (true, true) => "| Q ",
+                (true, false) => "|   ",
+                (false, true) => "Q ",
+                (false, false) => ". ",
+            });
+        }
+        if grid {
+            let _ = writeln!(s, "|\n{rule}");
+        } else {
+            s.pop();
+            s.push('\n');
+        }
+    }
+    s
+}
+
+fn json_line(step: u64, e: &Event) -> String {
+    let mut v = serde_json::to_value(e).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert("step".into(), step.into());
+        for key in ["row", "col"] {
+            if let Some(x) = o.get(key).and_then(|x| x.as_u64()) {
+                o.insert(key.into(), (x + 1).into());
+            }
+        }
+        if let Some(cols) = o.get_mut("cols").and_then(|c| c.as_array_mut()) {
+            for c in cols.iter_mut() {
+                *c = (c.as_u64().unwrap_or(0) + 1).into();
+            }
+        }
+    }
+    v.to_string()
+}
+
+pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
+    let drawn = matches!(a.format, TraceFormat::Grid | TraceFormat::Dots);
+    if drawn && a.n > TRACE_DRAW_MAX {
+        return Err(Error::Usage(format!(
+            "trace draws boards up to N = {TRACE_DRAW_MAX}; use --format steps or json for N = {}",
+            a.n
+        ))
+        .into());
+    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut err: Option<std::io::Error> = None;
+    let limit = if a.max_steps == 0 {
+        u64::MAX
+    } else {
+        a.max_steps
+    };
+    let mut step = 0u64;
+    let (steps, finished) = trace(a.n, a.all, |e, board| {
+        step += 1;
+        let text = match a.format {
+            TraceFormat::Json => json_line(step, e) + "\n",
+            TraceFormat::Steps => format!("{step:>7}  {}\n", describe(e)),
+            _ => format!(
+                "{step:>7}  {}\n{}\n",
+                describe(e),
+                draw(board, a.format == TraceFormat::Grid)
+            ),
+        };
+        if let Err(e) = out.write_all(text.as_bytes()) {
+            err = Some(e);
+            return ControlFlow::Break(());
+        }
+        if step >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let tail = if finished {
+        None
+    } else if err.is_none() {
+        Some(format!(
+            "stopped after {steps} steps (--max-steps {}; 0 means no limit)",
+            a.max_steps
+        ))
+    } else {
+        None
+    };
+    let flushed = out.flush();
+    match err.map_or(flushed, Err) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        r => r?,
+    }
+    if let Some(t) = tail {
+        eprintln!("{t}");
+    } else if finished && a.format != TraceFormat::Json {
+        let what = if a.all {
+            "every solution found"
+        } else {
+            "first solution found"
+        };
+        eprintln!("{what} in {steps} steps");
+    }
+    Ok(())
+}
+
+pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
+    let levels = tree(a.n);
+    let total: u128 = levels.iter().sum();
+    let last = levels[a.n as usize];
+    if let Some(k) = Sequence::A000170.known(a.n) {
+        if k != last {
+            return Err(Error::Mismatch {
+                sequence: Sequence::A000170.id(),
+                n: a.n,
+                computed: last,
+                known: k,
+            }
+            .into());
+        }
+    }
+    if a.json {
+        let v = serde_json::json!({ "n": a.n, "levels": levels, "total": total });
+        return print(&(v.to_string() + "\n"));
+    }
+    let mut s = String::from("level  nodes\n");
+    for (k, x) in levels.iter().enumerate() {
+        let _ = writeln!(s, "{k:<5}  {x}");
+    }
+    let _ = writeln!(s, "total  {total}");
+    print(&s)
+}

@@ -1,0 +1,107 @@
+//! Pre-placed queens (`--place ROW:COL`, `--first-queen COL`): parsing and checking.
+//!
+//! On the command line coordinates are 1-based (`1:1` is the top-left square); in the library
+//! they are 0-based `(row, col)` pairs, as everywhere else.
+
+use crate::error::{Error, Result};
+use crate::plan::attacks;
+
+/// Parses one `ROW:COL` square, 1-based, into a 0-based `(row, col)`. Range against the board
+/// is checked later by [`check`], which knows N.
+pub fn parse_square(s: &str) -> std::result::Result<(usize, usize), String> {
+    let bad =
+        || format!("'{s}' is not a square: write ROW:COL with 1-based whole numbers, e.g. 1:5");
+    let (r, c) = s.trim().split_once(':').ok_or_else(bad)?;
+    let r: usize = r.trim().parse().map_err(|_| bad())?;
+    let c: usize = c.trim().parse().map_err(|_| bad())?;
+    if r == 0 || c == 0 {
+        return Err(format!(
+            "'{s}' is not a square: rows and columns count from 1 (1:1 is the top-left square)"
+        ));
+    }
+    Ok((r - 1, c - 1))
+}
+
+/// Parses a `--first-queen` column, 1-based, into a 0-based column.
+pub fn parse_column(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(c) if c >= 1 => Ok(c - 1),
+        _ => Err(format!(
+            "'{s}' is not a column: give a whole number from 1 (the leftmost column) to N"
+        )),
+    }
+}
+
+/// Writes a 0-based square as the 1-based `ROW:COL` the user typed.
+pub fn show(q: (usize, usize)) -> String {
+    format!("{}:{}", q.0 + 1, q.1 + 1)
+}
+
+/// Checks placements on an `n` board: every queen on the board, no two in one row, none
+/// attacking another. Returns them sorted by row. The error names the queen off the board or
+/// the first two queens that clash, and how.
+pub fn check(n: usize, queens: &[(usize, usize)]) -> Result<Vec<(usize, usize)>> {
+    for &q in queens {
+        if q.0 >= n || q.1 >= n {
+            return Err(Error::Placement(format!(
+                "queen {} is off the {n}×{n} board: rows and columns go from 1 to {n}",
+                show(q)
+            )));
+        }
+    }
+    for (i, &a) in queens.iter().enumerate() {
+        for &b in &queens[i + 1..] {
+            let how = if a == b {
+                "are the same square (placed twice)".to_string()
+            } else if a.0 == b.0 {
+                format!("share row {}", a.0 + 1)
+            } else if a.1 == b.1 {
+                format!("share column {}", a.1 + 1)
+            } else if attacks((a.0 as u32, a.1 as u32), (b.0 as u32, b.1 as u32)) {
+                "attack each other on a diagonal".to_string()
+            } else {
+                continue;
+            };
+            return Err(Error::Placement(format!(
+                "queens {} and {} {how}: placed queens must not attack each other",
+                show(a),
+                show(b)
+            )));
+        }
+    }
+    let mut v = queens.to_vec();
+    v.sort_unstable();
+    Ok(v)
+}
+
+/// Whether the solution `cols` holds every placed queen.
+pub fn holds(cols: &[usize], placed: &[(usize, usize)]) -> bool {
+    placed.iter().all(|&(r, c)| cols.get(r) == Some(&c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_parse_one_based() {
+        assert_eq!(parse_square("1:5"), Ok((0, 4)));
+        assert_eq!(parse_square(" 8 : 8 "), Ok((7, 7)));
+        assert!(parse_square("0:3").is_err());
+        assert!(parse_square("3").is_err());
+        assert!(parse_square("a:b").is_err());
+        assert_eq!(parse_column("7"), Ok(6));
+        assert!(parse_column("0").is_err());
+    }
+
+    #[test]
+    fn clashes_are_named() {
+        let e = |qs: &[(usize, usize)]| check(8, qs).unwrap_err().to_string();
+        assert!(e(&[(8, 0)]).contains("queen 9:1 is off the 8×8 board"));
+        assert!(e(&[(0, 0), (0, 4)]).contains("queens 1:1 and 1:5 share row 1"));
+        assert!(e(&[(0, 2), (5, 2)]).contains("share column 3"));
+        assert!(e(&[(0, 0), (2, 2)]).contains("1:1 and 3:3 attack each other on a diagonal"));
+        assert!(e(&[(1, 1), (1, 1)]).contains("placed twice"));
+        assert_eq!(check(8, &[(3, 1), (0, 0)]), Ok(vec![(0, 0), (3, 1)]));
+    }
+}

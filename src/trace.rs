@@ -1,0 +1,246 @@
+//! The backtracking search made visible, for teaching: every step of the row-by-row search
+//! ([`trace`]) and the size of each level of its tree ([`tree`]).
+//!
+//! The search fills rows top to bottom and tries columns left to right; a queen is taken
+//! back when the row below it has no free square left.
+
+use crate::bits::{full_mask, Masks};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::ops::ControlFlow;
+
+/// One step of the search. Rows and columns are 0-based.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A queen goes on (`row`, `col`).
+    Place {
+        /// The row.
+        row: usize,
+        /// The column.
+        col: usize,
+    },
+    /// `row` has no free square: none at all (`tried` false) or none left untried.
+    Blocked {
+        /// The row.
+        row: usize,
+        /// Whether some of its squares were tried before.
+        tried: bool,
+    },
+    /// The queen on (`row`, `col`) is taken back.
+    Remove {
+        /// The row.
+        row: usize,
+        /// The column.
+        col: usize,
+    },
+    /// Every row holds a queen: solution number `number` (from 1).
+    Solution {
+        /// Which solution this is, counting from 1.
+        number: u64,
+        /// The solution's columns.
+        cols: Vec<usize>,
+    },
+}
+
+/// Runs the search on an `n` board (1..=64) and calls `step` with each event and the board
+/// after it (`board[row]` is the row's queen, if any). The search ends after the first
+/// solution (or, with `all`, when the tree is exhausted), or when `step` breaks. Returns the
+/// number of steps taken and whether the search ran to its end.
+pub fn trace(
+    n: u32,
+    all: bool,
+    mut step: impl FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>,
+) -> (u64, bool) {
+    let mut t = Tracer {
+        n: n as usize,
+        full: full_mask(n),
+        all,
+        board: vec![None; n as usize],
+        steps: 0,
+        solutions: 0,
+        step: &mut step,
+    };
+    let flow = t.rec(0, Masks::EMPTY);
+    let finished = match flow {
+        ControlFlow::Continue(()) => true,
+        // Breaking after the first solution is the end of the search asked for.
+        ControlFlow::Break(stopped) => !stopped,
+    };
+    (t.steps, finished)
+}
+
+type Step<'a> = &'a mut dyn FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>;
+
+struct Tracer<'a> {
+    n: usize,
+    full: u64,
+    all: bool,
+    board: Vec<Option<usize>>,
+    steps: u64,
+    solutions: u64,
+    step: Step<'a>,
+}
+
+impl Tracer<'_> {
+    /// `Break(true)`: stopped by the caller; `Break(false)`: the first solution was found.
+    fn emit(&mut self, e: Event) -> ControlFlow<bool> {
+        self.steps += 1;
+        match (self.step)(&e, &self.board) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(()) => ControlFlow::Break(true),
+        }
+    }
+
+    fn rec(&mut self, row: usize, m: Masks) -> ControlFlow<bool> {
+        let mut free = m.free(self.full);
+        if free == 0 {
+            return self.emit(Event::Blocked { row, tried: false });
+        }
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let col = bit.trailing_zeros() as usize;
+            self.board[row] = Some(col);
+            self.emit(Event::Place { row, col })?;
+            if row + 1 == self.n {
+                self.solutions += 1;
+                let cols = self.board.iter().map(|c| c.unwrap_or(0)).collect();
+                let number = self.solutions;
+                self.emit(Event::Solution { number, cols })?;
+                if !self.all {
+                    return ControlFlow::Break(false);
+                }
+            } else {
+                self.rec(row + 1, m.place(bit, self.full))?;
+            }
+            self.board[row] = None;
+            self.emit(Event::Remove { row, col })?;
+        }
+        self.emit(Event::Blocked { row, tried: true })
+    }
+}
+
+/// The number of nodes on each level of the backtracking tree of an `n` board: `levels[k]` is
+/// the number of ways to place non-attacking queens in the first `k` rows (OEIS A319284's row
+/// `n`; `levels[0] = 1` is the root, `levels[n]` is A000170(n)). Counted in parallel over the
+/// first two rows, with the left-right mirror halving row 0.
+pub fn tree(n: u32) -> Vec<u128> {
+    let nn = n as usize;
+    let full = full_mask(n);
+    let mut starts = Vec::new();
+    for c in 0..n.div_ceil(2) {
+        let weight: u128 = if 2 * c + 1 == n { 1 } else { 2 };
+        let m = Masks::EMPTY.place(1 << c, full);
+        starts.push((weight, 1usize, m, true));
+        if nn > 1 {
+            let mut f = m.free(full);
+            while f != 0 {
+                let bit = f & f.wrapping_neg();
+                f ^= bit;
+                starts.push((weight, 2, m.place(bit, full), false));
+            }
+        }
+    }
+    let sum = starts
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(w, row, m, seed)| {
+            let mut levels = vec![0u64; nn + 1];
+            if seed {
+                // The row-0 queen is counted here; its subtree from the row-1 tasks.
+                levels[1] = 1;
+                if nn > 1 {
+                    levels[2] = m.free(full).count_ones() as u64;
+                }
+            } else {
+                levels_below(row, nn, m, full, &mut levels);
+            }
+            levels.iter().map(|&x| x as u128 * w).collect::<Vec<u128>>()
+        })
+        .reduce(
+            || vec![0u128; nn + 1],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
+    let mut levels = sum;
+    levels[0] = 1;
+    levels
+}
+
+fn levels_below(row: usize, n: usize, m: Masks, full: u64, levels: &mut [u64]) {
+    if row == n {
+        return;
+    }
+    let mut free = m.free(full);
+    levels[row + 1] += free.count_ones() as u64;
+    if row + 1 == n {
+        return;
+    }
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        levels_below(row + 1, n, m.place(bit, full), full, levels);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_of_8_is_a319284_row_8() {
+        let l = tree(8);
+        assert_eq!(l, vec![1, 8, 42, 140, 344, 568, 550, 312, 92]);
+        assert_eq!(l.iter().sum::<u128>(), 2057);
+        assert_eq!(tree(1), vec![1, 1]);
+        assert_eq!(tree(3), vec![1, 3, 2, 0]);
+    }
+
+    #[test]
+    fn trace_ends_with_the_first_solution() {
+        let mut events = Vec::new();
+        let (steps, finished) = trace(4, false, |e, _| {
+            events.push(e.clone());
+            ControlFlow::Continue(())
+        });
+        assert!(finished);
+        assert_eq!(steps as usize, events.len());
+        assert_eq!(events[0], Event::Place { row: 0, col: 0 });
+        assert_eq!(
+            events.last(),
+            Some(&Event::Solution {
+                number: 1,
+                cols: vec![1, 3, 0, 2]
+            })
+        );
+        // Every placement is balanced by a removal (or is on the board at the end).
+        let places = events
+            .iter()
+            .filter(|e| matches!(e, Event::Place { .. }))
+            .count();
+        let removes = events
+            .iter()
+            .filter(|e| matches!(e, Event::Remove { .. }))
+            .count();
+        assert_eq!(places - removes, 4);
+    }
+
+    #[test]
+    fn trace_all_finds_every_solution_and_stops_when_asked() {
+        let mut sols = 0;
+        let mut places = 0u128;
+        let (_, finished) = trace(6, true, |e, _| {
+            match e {
+                Event::Solution { .. } => sols += 1,
+                Event::Place { .. } => places += 1,
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        });
+        assert!(finished);
+        assert_eq!(sols, 4);
+        assert_eq!(places, tree(6).iter().sum::<u128>() - 1);
+        let (steps, finished) = trace(8, true, |_, _| ControlFlow::Break(()));
+        assert_eq!((steps, finished), (1, false));
+    }
+}

@@ -1,0 +1,367 @@
+//! Reading a board in any of the output formats and saying whether it is a solution.
+//!
+//! Accepted (the format is recognised from the text):
+//! - `list`: one line of columns, one per row, `1 5 8 6 3 7 2 4` (commas and brackets allowed);
+//!   a single run of digits such as `15863724` is read as one column per digit (OEIS style,
+//!   N <= 9);
+//! - `pairs`: `(1,1) (2,5) ...`, one `(row,col)` per queen;
+//! - `grid`: the boxed board, `| Q |   |` rows between rule lines;
+//! - `dots`: rows of `Q` and `.`; `matrix`: rows of `1` and `0` (spaces between squares optional);
+//! - `json`: `{"n":8,"solution":[1,5,8,6,3,7,2,4]}` or a bare array.
+//!
+//! Coordinates are 1-based unless read with `zero_based`. Empty lines and lines starting with
+//! `#` are ignored.
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+
+/// A board as read: its size and its queens `(row, col)`, 0-based, in reading order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    /// Board size.
+    pub n: usize,
+    /// The queens.
+    pub queens: Vec<(usize, usize)>,
+}
+
+/// One reason a board is not a solution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Problem {
+    /// Two queens attack each other along `line` ("row", "column" or "diagonal").
+    Attack {
+        /// How they attack: "row", "column" or "diagonal".
+        line: &'static str,
+        /// The two queens, 1-based `[row, col]`.
+        queens: [[usize; 2]; 2],
+    },
+    /// A row without a queen (1-based).
+    EmptyRow {
+        /// The row, 1-based.
+        row: usize,
+    },
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Attack {
+                line,
+                queens: [a, b],
+            } => {
+                let on = match *line {
+                    "row" => format!("share row {}", a[0]),
+                    "column" => format!("share column {}", a[1]),
+                    _ => "are on the same diagonal".to_string(),
+                };
+                write!(f, "queens {}:{} and {}:{} {on}", a[0], a[1], b[0], b[1])
+            }
+            Problem::EmptyRow { row } => write!(f, "row {row} has no queen"),
+        }
+    }
+}
+
+/// Every reason `board` is not a solution (empty for a solution), in O(n + queens).
+pub fn problems(board: &Board) -> Vec<Problem> {
+    let n = board.n;
+    let mut out = Vec::new();
+    let mut last: [Vec<Option<usize>>; 4] = [
+        vec![None; n],
+        vec![None; n],
+        vec![None; 2 * n],
+        vec![None; 2 * n],
+    ];
+    let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
+    for (i, &(r, c)) in board.queens.iter().enumerate() {
+        let keys = [r, c, r + c, c + n - 1 - r];
+        for (k, line) in ["row", "column", "diagonal", "diagonal"].iter().enumerate() {
+            if let Some(j) = last[k][keys[k]] {
+                out.push(Problem::Attack {
+                    line,
+                    queens: [one(board.queens[j]), one((r, c))],
+                });
+            }
+            last[k][keys[k]] = Some(i);
+        }
+    }
+    for (r, q) in last[0].iter().enumerate() {
+        if q.is_none() {
+            out.push(Problem::EmptyRow { row: r + 1 });
+        }
+    }
+    out
+}
+
+fn bad(line: usize, what: impl std::fmt::Display) -> Error {
+    Error::Input(format!("line {line}: {what}"))
+}
+
+/// Reads a board from text in any accepted format (see the module docs).
+pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let Some(&(first_no, first)) = lines.first() else {
+        return Err(Error::Input(
+            "no board in the input: expected a solution as `1 5 8 6 3 7 2 4`, pairs, a grid, \
+             dots, a 0/1 matrix or JSON"
+                .into(),
+        ));
+    };
+    let off = usize::from(!zero_based);
+    if first.starts_with('{') || first.starts_with('[') {
+        return parse_json(&lines, off);
+    }
+    if first.contains('(') {
+        return parse_pairs(&lines, off);
+    }
+    if lines.iter().any(|(_, l)| l.contains('|')) {
+        return parse_squares(&lines, true);
+    }
+    if lines.len() == 1 && first.chars().any(|c| c.is_ascii_digit()) {
+        return parse_list(first_no, first, off);
+    }
+    parse_squares(&lines, false)
+}
+
+fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
+    match tok.parse::<usize>() {
+        Ok(v) if v >= off => Ok(v - off),
+        _ => Err(bad(
+            line,
+            format!(
+                "'{tok}' is not a {what}: expected a whole number from {off} (coordinates are \
+                 {}-based)",
+                off
+            ),
+        )),
+    }
+}
+
+fn in_range(line: usize, b: Board, off: usize) -> Result<Board> {
+    let n = b.n;
+    if let Some(&(r, c)) = b.queens.iter().find(|&&(r, c)| r >= n || c >= n) {
+        return Err(bad(
+            line,
+            format!(
+                "queen {}:{} is off the {n}×{n} board: coordinates go from {off} to {}",
+                r + off,
+                c + off,
+                n - 1 + off
+            ),
+        ));
+    }
+    Ok(b)
+}
+
+fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
+    let body = text.trim_start_matches('[').trim_end_matches(']');
+    let toks: Vec<&str> = body
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let cols: Vec<usize> = if toks.len() == 1 && toks[0].len() > 1 {
+        // OEIS style: one digit per row.
+        toks[0]
+            .chars()
+            .map(|ch| number(line, &ch.to_string(), off, "column"))
+            .collect::<Result<_>>()?
+    } else {
+        toks.iter()
+            .map(|t| number(line, t, off, "column"))
+            .collect::<Result<_>>()?
+    };
+    let b = Board {
+        n: cols.len(),
+        queens: cols.into_iter().enumerate().collect(),
+    };
+    in_range(line, b, off)
+}
+
+fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
+    let mut queens = Vec::new();
+    for &(no, l) in lines {
+        let mut rest = l;
+        while let Some(open) = rest.find('(') {
+            let close = rest[open..]
+                .find(')')
+                .ok_or_else(|| bad(no, "a '(' without its ')': expected pairs like (1,5)"))?
+                + open;
+            let inner = &rest[open + 1..close];
+            let (r, c) = inner
+                .split_once(',')
+                .ok_or_else(|| bad(no, format!("'({inner})' is not a pair: expected (ROW,COL)")))?;
+            queens.push((
+                number(no, r.trim(), off, "row")?,
+                number(no, c.trim(), off, "column")?,
+            ));
+            rest = &rest[close + 1..];
+        }
+        if !rest.trim().is_empty() {
+            return Err(bad(
+                no,
+                format!("'{}' is not a pair: expected (ROW,COL)", rest.trim()),
+            ));
+        }
+    }
+    let b = Board {
+        n: queens.len(),
+        queens,
+    };
+    in_range(lines.last().map_or(1, |l| l.0), b, off)
+}
+
+/// Grid (`| Q |   |` rows), dots (`Q . .`) or matrix (`1 0 0`) rows: one line per row.
+fn parse_squares(lines: &[(usize, &str)], grid: bool) -> Result<Board> {
+    let mut rows: Vec<(usize, Vec<bool>)> = Vec::new();
+    for &(no, l) in lines {
+        let cells: Vec<bool> = if grid {
+            if l.chars().all(|c| c == '-' || c == '+') {
+                continue;
+            }
+            let inner = l.trim_start_matches('|').trim_end_matches('|');
+            inner
+                .split('|')
+                .map(|cell| match cell.trim() {
+                    "" => Ok(false),
+                    "Q" | "q" => Ok(true),
+                    other => Err(bad(
+                        no,
+                        format!("'{other}' is not a square: expected 'Q' or blank"),
+                    )),
+                })
+                .collect::<Result<_>>()?
+        } else {
+            l.chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|ch| match ch {
+                    'Q' | 'q' | '1' => Ok(true),
+                    '.' | '0' => Ok(false),
+                    other => Err(bad(
+                        no,
+                        format!(
+                            "'{other}' is not a square: expected Q or . (dots), 1 or 0 (matrix)"
+                        ),
+                    )),
+                })
+                .collect::<Result<_>>()?
+        };
+        rows.push((no, cells));
+    }
+    let n = rows.len();
+    let mut queens = Vec::new();
+    for (r, (no, cells)) in rows.iter().enumerate() {
+        if cells.len() != n {
+            return Err(bad(
+                *no,
+                format!(
+                    "row {} has {} squares, but the board has {n} rows: expected {n} squares",
+                    r + 1,
+                    cells.len()
+                ),
+            ));
+        }
+        queens.extend(
+            cells
+                .iter()
+                .enumerate()
+                .filter(|(_, &q)| q)
+                .map(|(c, _)| (r, c)),
+        );
+    }
+    Ok(Board { n, queens })
+}
+
+fn parse_json(lines: &[(usize, &str)], off: usize) -> Result<Board> {
+    let text: Vec<&str> = lines.iter().map(|l| l.1).collect();
+    let no = lines[0].0;
+    let v: serde_json::Value = serde_json::from_str(&text.join("\n"))
+        .map_err(|e| bad(no, format!("not valid JSON ({e})")))?;
+    let sol = match &v {
+        serde_json::Value::Array(_) => &v,
+        serde_json::Value::Object(o) => o.get("solution").ok_or_else(|| {
+            bad(
+                no,
+                "a JSON object without \"solution\": expected {\"n\":8,\"solution\":[1,5,...]}",
+            )
+        })?,
+        _ => return Err(bad(no, "expected a JSON object or array")),
+    };
+    let arr = match sol {
+        serde_json::Value::Array(a) => a,
+        serde_json::Value::Null => {
+            return Err(bad(no, "\"solution\" is null: there is no board to check"))
+        }
+        _ => return Err(bad(no, "\"solution\" is not an array of columns")),
+    };
+    let cols: Vec<usize> = arr
+        .iter()
+        .map(|x| number(no, &x.to_string(), off, "column"))
+        .collect::<Result<_>>()?;
+    if let Some(n) = v.get("n").and_then(|x| x.as_u64()) {
+        if n as usize != cols.len() {
+            return Err(bad(
+                no,
+                format!("\"n\" is {n} but \"solution\" has {} columns", cols.len()),
+            ));
+        }
+    }
+    let b = Board {
+        n: cols.len(),
+        queens: cols.into_iter().enumerate().collect(),
+    };
+    in_range(no, b, off)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{render, Format};
+
+    #[test]
+    fn every_output_format_reads_back() {
+        let s = vec![0, 4, 7, 5, 2, 6, 1, 3];
+        let want: Vec<(usize, usize)> = s.iter().copied().enumerate().collect();
+        for f in [
+            Format::List,
+            Format::Pairs,
+            Format::Grid,
+            Format::Dots,
+            Format::Matrix,
+            Format::Json,
+        ] {
+            for zero in [false, true] {
+                let b = parse(&render(&s, f, zero), zero).unwrap();
+                assert_eq!((b.n, &b.queens), (8, &want), "{f:?}");
+                assert!(problems(&b).is_empty());
+            }
+        }
+        assert_eq!(parse("15863724", false).unwrap().queens, want);
+    }
+
+    #[test]
+    fn attacks_and_gaps_are_named() {
+        let b = parse("1 2 3 3", false).unwrap();
+        let p: Vec<String> = problems(&b).iter().map(|p| p.to_string()).collect();
+        assert!(p.contains(&"queens 1:1 and 2:2 are on the same diagonal".to_string()));
+        assert!(p.contains(&"queens 3:3 and 4:3 share column 3".to_string()));
+        let g = parse("Q . .\n. . .\n. Q .", false).unwrap();
+        let p: Vec<String> = problems(&g).iter().map(|p| p.to_string()).collect();
+        assert_eq!(p, vec!["row 2 has no queen"]);
+    }
+
+    #[test]
+    fn unreadable_input_names_the_line() {
+        let e = |t: &str| parse(t, false).unwrap_err().to_string();
+        assert!(e("").contains("no board"));
+        assert!(e("1 5 x").contains("line 1: 'x' is not a column"));
+        assert!(e("1 9 2").contains("queen 2:9 is off the 3×3 board"));
+        assert!(e("Q . .\n. .").contains("line 1: row 1 has 3 squares, but the board has 2 rows"));
+        assert!(e("# comment\nQ . Z").contains("line 2: 'Z' is not a square"));
+        assert!(e("{\"n\":4,\"solution\":null}").contains("null"));
+        assert!(e("(1,2) (2").contains("without its ')'"));
+    }
+}

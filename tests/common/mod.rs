@@ -1,0 +1,37 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// The built `nqueens` binary.
+pub fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+/// Runs a command that must succeed and parses its stdout as one JSON value.
+pub fn json(args: &[&str]) -> Value {
+    let out = nqueens().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each command must exit 2 with an empty stdout and a stderr containing the message.
+pub fn assert_bad_input(cases: &[(&[&str], &str)]) {
+    for (args, msg) in cases {
+        nqueens()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(*msg));
+    }
+}
+
+/// Runs a command that must succeed and returns its stdout.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = nqueens().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
