@@ -27,6 +27,17 @@ pub enum Error {
     /// A board given to `verify` (or a checkpoint or shard file) that cannot be read.
     #[error("{0}")]
     Input(String),
+    /// A file could not be read or written (a checkpoint, a shard result).
+    #[error("{0}")]
+    Io(String),
+    /// The count was stopped by a signal (exit code 128 + the signal number).
+    #[error("{message}")]
+    Interrupted {
+        /// The signal number (2 for SIGINT, 15 for SIGTERM).
+        signal: u8,
+        /// What was saved or lost, and how to go on.
+        message: String,
+    },
     /// The rayon pool could not be built.
     #[error("could not start the worker pool: {0}")]
     Pool(String),
@@ -57,7 +68,8 @@ impl Error {
             | Error::Placement(_)
             | Error::Input(_) => 2,
             Error::Mismatch { .. } => 3,
-            Error::Pool(_) => 1,
+            Error::Interrupted { signal, .. } => 128u8.saturating_add(*signal),
+            Error::Pool(_) | Error::Io(_) => 1,
         }
     }
 }

@@ -21,15 +21,18 @@
 
 pub mod bits;
 pub mod board;
+pub mod checkpoint;
 pub mod engine;
 pub mod error;
 pub mod kernel;
+pub mod longrun;
 pub mod oeis;
 pub mod place;
 pub mod plan;
 pub mod reference;
 pub mod report;
 pub mod search;
+pub mod shard;
 pub mod solutions;
 pub mod symmetry;
 pub mod trace;

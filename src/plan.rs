@@ -174,6 +174,34 @@ impl Plan {
         Plan::build(n, Algorithm::Plain, split_depth, &placed)
     }
 
+    /// A fingerprint of the whole plan (board, algorithm, split depth, placed queens, and every
+    /// task's id, queens and kind): 16 hex digits of FNV-1a 64. Checkpoints and shards carry
+    /// it, so parts of different plans are never mixed.
+    pub fn fingerprint(&self) -> String {
+        let mut h = Fnv::new();
+        h.bytes(b"nqueens-plan-v1");
+        h.bytes(&self.n.to_le_bytes());
+        h.bytes(self.algorithm.name().as_bytes());
+        h.bytes(&self.split_depth.to_le_bytes());
+        for &(r, c) in &self.placed {
+            h.bytes(&[b'p', r, c]);
+        }
+        for t in &self.tasks {
+            h.bytes(&t.id.to_le_bytes());
+            for &(r, c) in t.queens() {
+                h.bytes(&[r, c]);
+            }
+            let kind = match t.kind {
+                TaskKind::Weighted { weight } => [1, weight as u8, 0, 0],
+                TaskKind::Tiny => [2, 0, 0, 0],
+                TaskKind::Corner => [3, 0, 0, 0],
+                TaskKind::Edge { bound1, ties, late } => [4, bound1 as u8, ties as u8, late as u8],
+            };
+            h.bytes(&kind);
+        }
+        format!("{:016x}", h.0)
+    }
+
     /// The board a task's kernel searches: the task's queens, the plan's placed queens and the
     /// bounds of the task's kind.
     pub fn spec(&self, task: &Task) -> Spec {
@@ -248,6 +276,30 @@ impl Plan {
                     .unwrap_or(false)
             })
             .unwrap_or(MAX_SPLIT_DEPTH)
+    }
+}
+
+/// FNV-1a, 64 bits: a small, stable, dependency-free hash for fingerprints and checksums.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    /// The empty hash.
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    /// Feeds bytes.
+    pub fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= x as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
     }
 }
 

@@ -45,6 +45,8 @@ pub struct CountReport {
     pub split_depth: u32,
     /// Tasks in the plan.
     pub tasks: usize,
+    /// Tasks taken from a checkpoint instead of being counted by this run.
+    pub resumed_tasks: usize,
     /// Queens placed in the whole search.
     pub nodes: u128,
     /// Wall time of the search in seconds.
@@ -87,6 +89,7 @@ impl CountReport {
             threads: outcome.threads,
             split_depth: plan.split_depth,
             tasks: plan.tasks.len(),
+            resumed_tasks: 0,
             nodes: t.nodes,
             seconds,
             nodes_per_second: if seconds > 0.0 {
@@ -179,6 +182,13 @@ impl CountReport {
             "tasks      {} (split depth {})",
             self.tasks, self.split_depth
         );
+        if self.resumed_tasks > 0 {
+            let _ = writeln!(
+                s,
+                "resumed    {} tasks from the checkpoint",
+                self.resumed_tasks
+            );
+        }
         let _ = writeln!(s, "nodes      {}", self.nodes);
         let _ = writeln!(s, "seconds    {:.6}", self.seconds);
         let _ = writeln!(s, "nodes/s    {:.3e}", self.nodes_per_second);

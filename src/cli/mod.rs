@@ -1,6 +1,7 @@
 //! The command line: clap definitions, argument parsers, and one module per subcommand.
 
 mod count;
+mod merge;
 mod solve;
 mod table;
 mod trace;
@@ -33,6 +34,9 @@ pub struct Cli {
 pub enum Command {
     /// Count all solutions of an N×N board (and the unique ones), in parallel, checked against OEIS.
     Count(count::CountArgs),
+    /// Combine the results of `count --shard I/K` runs into the whole count, checking that
+    /// every shard is there exactly once.
+    Merge(merge::MergeArgs),
     /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
     Table(table::TableArgs),
     /// Show one solution: the first in backtracking order, or a construction for large N.
@@ -136,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Count(a) => count::run(a),
         Command::Table(a) => table::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
         Command::Verify(a) => return verify::run(a),

@@ -1,0 +1,241 @@
+//! Checkpoints: the finished tasks of a count, saved so an interrupted count can resume.
+//!
+//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 1):
+//!
+//! ```json
+//! {"format":"nqueens-checkpoint","version":1,"n":14,"algorithm":"symmetric","split_depth":2,
+//!  "placed":[],"fingerprint":"…","shard":null,"tasks":7608,
+//!  "done":[{"id":0,"counts":{"total":8,"classes":[0,0,0,1],"nodes":123}}, …],
+//!  "checksum":"…"}
+//! ```
+//!
+//! `fingerprint` is the plan's ([`crate::Plan::fingerprint`]), `shard` the `--shard` (or null),
+//! `tasks` the number of tasks in scope, `done` the finished ones with their counts, and
+//! `checksum` the FNV-1a 64 of the same object serialised compactly with `checksum` empty: an
+//! edited or truncated file is refused, never silently restarted.
+//!
+//! Files are replaced atomically: written to `FILE.tmp`, flushed to disk, renamed over `FILE`,
+//! and the directory synced, so a crash at any instant leaves the previous good file.
+
+use crate::error::{Error, Result};
+use crate::plan::{Fnv, Plan};
+use crate::shard::{Counts, Shard};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The checkpoint format's name.
+pub const FORMAT: &str = "nqueens-checkpoint";
+/// The checkpoint format's version.
+pub const VERSION: u32 = 1;
+
+/// One finished task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Done {
+    /// The task's id in the plan.
+    pub id: u32,
+    /// What it counted.
+    pub counts: Counts,
+}
+
+/// A checkpoint file's contents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// Board size.
+    pub n: u32,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The plan's split depth.
+    pub split_depth: u32,
+    /// Placed queens, 1-based `[row, col]`.
+    pub placed: Vec<[usize; 2]>,
+    /// The plan's fingerprint.
+    pub fingerprint: String,
+    /// The shard counted, if any.
+    pub shard: Option<Shard>,
+    /// Tasks in scope (the plan's, or the shard's).
+    pub tasks: usize,
+    /// The finished tasks, by id.
+    pub done: Vec<Done>,
+    /// FNV-1a 64 of the compact JSON of this object with `checksum` empty.
+    pub checksum: String,
+}
+
+impl Checkpoint {
+    /// An empty checkpoint for `plan` (and `shard`) with `tasks` tasks in scope.
+    pub fn new(plan: &Plan, shard: Option<Shard>, tasks: usize) -> Checkpoint {
+        Checkpoint {
+            format: FORMAT.into(),
+            version: VERSION,
+            n: plan.n,
+            algorithm: plan.algorithm.name().into(),
+            split_depth: plan.split_depth,
+            placed: plan
+                .placed
+                .iter()
+                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
+                .collect(),
+            fingerprint: plan.fingerprint(),
+            shard,
+            tasks,
+            done: Vec::new(),
+            checksum: String::new(),
+        }
+    }
+
+    fn digest(&self) -> String {
+        let mut copy = self.clone();
+        copy.checksum.clear();
+        let mut h = Fnv::new();
+        h.bytes(serde_json::to_string(&copy).unwrap_or_default().as_bytes());
+        format!("{:016x}", h.0)
+    }
+
+    fn describe(&self) -> String {
+        let shard = self
+            .shard
+            .map(|s| format!(", shard {s}"))
+            .unwrap_or_default();
+        let placed = if self.placed.is_empty() {
+            String::new()
+        } else {
+            let q: Vec<String> = self
+                .placed
+                .iter()
+                .map(|q| format!("{}:{}", q[0], q[1]))
+                .collect();
+            format!(", placed {}", q.join(" "))
+        };
+        format!(
+            "N={}, algorithm {}, split depth {}{placed}{shard}",
+            self.n, self.algorithm, self.split_depth
+        )
+    }
+
+    /// Writes the checkpoint to `path` atomically (see the module docs).
+    pub fn save(&mut self, path: &Path) -> Result<()> {
+        self.done.sort_by_key(|d| d.id);
+        self.checksum = self.digest();
+        let io = |what: &str, e: std::io::Error| {
+            Error::Io(format!("cannot {what} checkpoint {}: {e}", path.display()))
+        };
+        let tmp = tmp_path(path);
+        let mut f = std::fs::File::create(&tmp).map_err(|e| io("write", e))?;
+        let text = serde_json::to_string(self).unwrap_or_default();
+        f.write_all(text.as_bytes())
+            .and_then(|_| f.write_all(b"\n"))
+            .and_then(|_| f.sync_all())
+            .map_err(|e| io("write", e))?;
+        drop(f);
+        std::fs::rename(&tmp, path).map_err(|e| io("replace", e))?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Ok(d) = std::fs::File::open(dir.unwrap_or(Path::new("."))) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Reads the checkpoint at `path` if there is one, and checks that it belongs to this
+    /// count (`expected`, from [`Checkpoint::new`]). A missing file is `Ok(None)`; a corrupt,
+    /// edited or foreign one is an error saying so.
+    pub fn load(path: &Path, expected: &Checkpoint) -> Result<Option<Checkpoint>> {
+        let name = path.display();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::Io(format!("cannot read checkpoint {name}: {e}"))),
+        };
+        let keep = "move it away (or delete it) to start this count from the beginning";
+        let c: Checkpoint = serde_json::from_str(text.trim()).map_err(|e| {
+            Error::Input(format!(
+                "checkpoint {name} is corrupt or truncated ({e}); refusing to start over \
+                 silently: {keep}"
+            ))
+        })?;
+        if c.format != FORMAT || c.version != VERSION {
+            return Err(Error::Input(format!(
+                "{name} is not a checkpoint this nqueens reads (format {:?} version {}, expected \
+                 {FORMAT:?} version {VERSION})",
+                c.format, c.version
+            )));
+        }
+        if c.checksum != c.digest() {
+            return Err(Error::Input(format!(
+                "checkpoint {name} fails its checksum: it was edited or damaged; refusing to \
+                 use it: {keep}"
+            )));
+        }
+        let same = c.n == expected.n
+            && c.algorithm == expected.algorithm
+            && c.split_depth == expected.split_depth
+            && c.placed == expected.placed
+            && c.shard == expected.shard;
+        if !same || c.fingerprint != expected.fingerprint || c.tasks != expected.tasks {
+            return Err(Error::Input(format!(
+                "checkpoint {name} belongs to another count ({}), not this one ({}): use another \
+                 --checkpoint file, or run that count to resume it",
+                c.describe(),
+                expected.describe()
+            )));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(d) = c.done.iter().find(|d| !seen.insert(d.id)) {
+            return Err(Error::Input(format!(
+                "checkpoint {name} lists task {} twice: {keep}",
+                d.id
+            )));
+        }
+        Ok(Some(c))
+    }
+}
+
+/// The temporary file a checkpoint is written to before it replaces `path`.
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".tmp");
+    PathBuf::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Algorithm;
+
+    #[test]
+    fn save_load_and_refusals() {
+        let dir = std::env::temp_dir().join(format!("nqueens-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.json");
+        let plan = Plan::new(8, Algorithm::Symmetric, 1).unwrap();
+        let mut c = Checkpoint::new(&plan, None, plan.tasks.len());
+        assert_eq!(Checkpoint::load(&path, &c), Ok(None));
+        c.done.push(Done {
+            id: 3,
+            counts: Counts::default(),
+        });
+        c.save(&path).unwrap();
+        let back = Checkpoint::load(&path, &c).unwrap().unwrap();
+        assert_eq!(back.done, c.done);
+        // Another board.
+        let other = Plan::new(9, Algorithm::Symmetric, 1).unwrap();
+        let e = Checkpoint::load(&path, &Checkpoint::new(&other, None, other.tasks.len()));
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("belongs to another count (N=8"));
+        // Edited.
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\"id\":3", "\"id\":4")).unwrap();
+        let e = Checkpoint::load(&path, &c).unwrap_err().to_string();
+        assert!(e.contains("fails its checksum"), "{e}");
+        // Truncated.
+        std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+        let e = Checkpoint::load(&path, &c).unwrap_err().to_string();
+        assert!(e.contains("corrupt or truncated"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,201 @@
+//! Long counts: tasks streamed from the workers as they finish, so a count can show
+//! progress, save checkpoints, stop cleanly on a signal and resume, and count one shard.
+//!
+//! [`run`] counts the tasks in scope (the plan's, or a shard's) that a checkpoint does not
+//! already hold. Workers send each finished task to the calling thread, which keeps the
+//! tally, saves the checkpoint every `every` seconds, reports progress, and watches `signal`:
+//! when a signal number appears there it saves the checkpoint and returns at once (the tasks
+//! in flight are not waited for; they will be counted again on resume).
+
+use crate::checkpoint::{Checkpoint, Done};
+use crate::error::{Error, Result};
+use crate::kernel::{Kernel, Tally};
+use crate::plan::{Plan, Task};
+use crate::shard::{task_ids, Shard};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How a long count is run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads.
+    pub threads: usize,
+    /// The kernel.
+    pub kernel: Kernel,
+    /// Where finished tasks are saved (and resumed from).
+    pub checkpoint: Option<PathBuf>,
+    /// How often the checkpoint is saved.
+    pub every: Duration,
+    /// Count only this shard's tasks.
+    pub shard: Option<Shard>,
+}
+
+/// Where a count stands, for progress reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Tasks finished (resumed ones included).
+    pub done: usize,
+    /// Tasks in scope.
+    pub total: usize,
+    /// Tasks taken from the checkpoint.
+    pub resumed: usize,
+    /// Solutions so far.
+    pub solutions: u128,
+    /// Time since this run started.
+    pub elapsed: Duration,
+}
+
+/// How a long count ended.
+#[derive(Debug, Clone)]
+pub enum End {
+    /// Every task in scope is counted.
+    Finished {
+        /// The tally of the tasks in scope (planner nodes included when the whole plan, or
+        /// shard 0, is counted).
+        tally: Tally,
+        /// Tasks in scope.
+        tasks: usize,
+        /// Tasks taken from the checkpoint.
+        resumed: usize,
+        /// Wall time of this run.
+        elapsed: Duration,
+    },
+    /// A signal arrived; the checkpoint (if any) holds the finished tasks.
+    Interrupted {
+        /// The signal number.
+        signal: usize,
+        /// Where things stood.
+        progress: Progress,
+        /// Whether a checkpoint was saved.
+        saved: bool,
+    },
+}
+
+/// Counts `plan` as `opts` say, calling `progress` about ten times a second; stops early when
+/// `signal` becomes non-zero (see the module docs).
+pub fn run(
+    plan: &Plan,
+    opts: &Options,
+    signal: &AtomicUsize,
+    mut progress: impl FnMut(&Progress),
+) -> Result<End> {
+    let start = Instant::now();
+    let scope: Vec<u32> = match opts.shard {
+        Some(s) => task_ids(plan, s),
+        None => (0..plan.tasks.len() as u32).collect(),
+    };
+    let mut ckpt = Checkpoint::new(plan, opts.shard, scope.len());
+    if let Some(path) = &opts.checkpoint {
+        if let Some(old) = Checkpoint::load(path, &ckpt)? {
+            ckpt = old;
+        }
+    }
+    let mut tally = Tally::default();
+    let mut finished = vec![false; plan.tasks.len()];
+    for d in &ckpt.done {
+        finished[d.id as usize] = true;
+        tally += Tally::from(d.counts);
+    }
+    let resumed = ckpt.done.len();
+    if scope.iter().filter(|&&i| finished[i as usize]).count() != resumed {
+        return Err(Error::Input(
+            "the checkpoint lists tasks outside this count's scope".into(),
+        ));
+    }
+    let todo: Vec<Task> = scope
+        .iter()
+        .filter(|&&i| !finished[i as usize])
+        .map(|&i| plan.tasks[i as usize])
+        .collect();
+    let pool = crate::engine::pool(opts.threads)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Done>();
+    let worker_plan = Arc::new(plan.clone());
+    let kernel = opts.kernel;
+    let worker_stop = Arc::clone(&stop);
+    // Detached: on a signal the caller exits without waiting for the tasks in flight.
+    std::thread::spawn(move || {
+        pool.install(|| {
+            todo.par_iter().with_max_len(1).for_each(|t| {
+                if worker_stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let tally = worker_plan.count_task(t, kernel);
+                let _ = tx.send(Done {
+                    id: t.id,
+                    counts: tally.into(),
+                });
+            })
+        });
+    });
+    let mut last_save = Instant::now();
+    let mut last_progress = Instant::now();
+    let state = |ckpt: &Checkpoint, tally: &Tally| Progress {
+        done: ckpt.done.len(),
+        total: scope.len(),
+        resumed,
+        solutions: tally.total,
+        elapsed: start.elapsed(),
+    };
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(d) => {
+                tally += Tally::from(d.counts);
+                ckpt.done.push(d);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        let sig = signal.load(Ordering::SeqCst);
+        if sig != 0 {
+            stop.store(true, Ordering::SeqCst);
+            // Take what has already arrived, then save.
+            while let Ok(d) = rx.try_recv() {
+                tally += Tally::from(d.counts);
+                ckpt.done.push(d);
+            }
+            let saved = match &opts.checkpoint {
+                Some(path) => ckpt.save(path).map(|_| true)?,
+                None => false,
+            };
+            return Ok(End::Interrupted {
+                signal: sig,
+                progress: state(&ckpt, &tally),
+                saved,
+            });
+        }
+        if let Some(path) = &opts.checkpoint {
+            if last_save.elapsed() >= opts.every {
+                ckpt.save(path)?;
+                last_save = Instant::now();
+            }
+        }
+        if last_progress.elapsed() >= Duration::from_millis(100) {
+            progress(&state(&ckpt, &tally));
+            last_progress = Instant::now();
+        }
+    }
+    if ckpt.done.len() != scope.len() {
+        return Err(Error::Pool(format!(
+            "the workers stopped after {} of {} tasks",
+            ckpt.done.len(),
+            scope.len()
+        )));
+    }
+    if let Some(path) = &opts.checkpoint {
+        ckpt.save(path)?;
+    }
+    progress(&state(&ckpt, &tally));
+    if opts.shard.is_none_or(|s| s.index == 0) {
+        tally.nodes += plan.prefix_nodes as u128;
+    }
+    Ok(End::Finished {
+        tally,
+        tasks: scope.len(),
+        resumed,
+        elapsed: start.elapsed(),
+    })
+}

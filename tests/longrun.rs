@@ -1,0 +1,294 @@
+//! Long runs: checkpoints survive kill -9 and SIGINT, bad checkpoints are refused, shards
+//! merge to the whole count and merge refuses incomplete or mixed sets.
+
+mod common;
+
+use common::{json, nqueens};
+use nqueens::{engine, kernel::Kernel, Algorithm, Plan};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nqueens-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nqueens"))
+}
+
+fn done_tasks(path: &Path) -> Option<(usize, usize)> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    Some((v["done"].as_array()?.len(), v["tasks"].as_u64()? as usize))
+}
+
+#[test]
+fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
+    let dir = tmpdir("kill9");
+    let ckpt = dir.join("n16.json");
+    let args = |c: &mut Command| {
+        c.args([
+            "count",
+            "16",
+            "--threads",
+            "2",
+            "--json",
+            "--checkpoint-every",
+            "0.05",
+        ])
+        .arg("--checkpoint")
+        .arg(&ckpt);
+    };
+    let mut seed = 7u64;
+    let mut partial = 0;
+    for _ in 0..4 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let wait = 100 + (seed >> 33) % 500;
+        let mut c = bin();
+        args(&mut c);
+        let mut child = c
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        let _ = child.kill(); // SIGKILL: no chance to save anything
+        child.wait().unwrap();
+        if let Some((done, total)) = done_tasks(&ckpt) {
+            if done > 0 && done < total {
+                partial += 1;
+            }
+        }
+        assert!(!nqueens::checkpoint::tmp_path(&ckpt).exists() || ckpt.exists());
+    }
+    assert!(
+        partial > 0,
+        "no kill landed mid-run: the test proved nothing"
+    );
+    let mut c = bin();
+    args(&mut c);
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 14_772_512);
+    assert_eq!(v["unique"], 1_846_955);
+    assert!(v["resumed_tasks"].as_u64().unwrap() > 0);
+    let whole = engine::run(
+        &Plan::new(16, Algorithm::Symmetric, 2).unwrap(),
+        2,
+        Kernel::Fast,
+    )
+    .unwrap();
+    assert_eq!(v["nodes"].as_u64().unwrap() as u128, whole.tally.nodes);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
+    let dir = tmpdir("sigint");
+    let ckpt = dir.join("n16.json");
+    let child = bin()
+        .args([
+            "count",
+            "16",
+            "--threads",
+            "2",
+            "--checkpoint-every",
+            "0.02",
+            "--checkpoint",
+        ])
+        .arg(&ckpt)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signal once the first tasks are saved (the run takes about a second on 2 cores).
+    for _ in 0..3000 {
+        if done_tasks(&ckpt).is_some_and(|(d, _)| d > 0) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert!(out.stdout.is_empty(), "no partial result on stdout");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted by SIGINT: checkpoint"), "{err}");
+    assert!(
+        err.contains("run the same command again to resume"),
+        "{err}"
+    );
+    let (done, total) = done_tasks(&ckpt).expect("checkpoint saved");
+    assert!(done > 0 && done < total, "{done}/{total}");
+    let v = json(&[
+        "count",
+        "16",
+        "--json",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    assert_eq!(v["total"], 14_772_512);
+    assert_eq!(v["resumed_tasks"].as_u64().unwrap() as usize, done);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigterm_without_checkpoint_says_what_is_lost() {
+    let child = bin()
+        .args(["count", "16", "--threads", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("are lost; add --checkpoint FILE"), "{err}");
+}
+
+#[test]
+fn bad_checkpoints_are_refused_and_left_alone() {
+    let dir = tmpdir("badckpt");
+    let ckpt = dir.join("n13.json");
+    let c = ckpt.to_str().unwrap();
+    json(&["count", "13", "--json", "--checkpoint", c]);
+    let good = std::fs::read_to_string(&ckpt).unwrap();
+    let refused = |text: &str, args: &[&str], msg: &str| {
+        std::fs::write(&ckpt, text).unwrap();
+        nqueens()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(msg));
+        assert_eq!(
+            std::fs::read_to_string(&ckpt).unwrap(),
+            text,
+            "file must be left as it was"
+        );
+    };
+    let n14 = ["count", "14", "--checkpoint", c];
+    let n13 = ["count", "13", "--checkpoint", c];
+    refused(&good, &n14, "belongs to another count (N=13");
+    refused(
+        &good,
+        &["count", "13", "-a", "mirror", "--checkpoint", c],
+        "algorithm symmetric",
+    );
+    refused(&good[..good.len() / 2], &n13, "corrupt or truncated");
+    refused(
+        &good.replacen("\"total\":", "\"total\":1", 1),
+        &n13,
+        "fails its checksum",
+    );
+    refused("", &n13, "corrupt or truncated");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn shard_files(dir: &Path, n: u32, k: u32) -> Vec<String> {
+    (0..k)
+        .map(|i| {
+            let out = bin()
+                .args(["count", &n.to_string(), "--shard", &format!("{i}/{k}")])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            let f = dir.join(format!("n{n}-{i}of{k}.json"));
+            std::fs::write(&f, &out.stdout).unwrap();
+            f.to_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn shards_of_14_merge_to_the_plain_count() {
+    let dir = tmpdir("shards");
+    let plain = json(&["count", "14", "-a", "plain", "--json"])["total"].clone();
+    for k in [1, 3, 7] {
+        let files = shard_files(&dir, 14, k);
+        let mut args = vec!["merge", "--json"];
+        args.extend(files.iter().map(|s| s.as_str()));
+        let v = json(&args);
+        assert_eq!(v["total"], plain, "k={k}");
+        assert_eq!(v["unique"], 45_752, "k={k}");
+        assert_eq!(v["matches_known"], true);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_missing_duplicated_and_foreign_shards() {
+    let dir = tmpdir("merge");
+    let f = shard_files(&dir, 12, 3);
+    let g = shard_files(&dir, 11, 3);
+    let mixed = dir.join("other-plan.json");
+    let other = bin()
+        .args(["count", "12", "-a", "mirror", "--shard", "2/3"])
+        .output()
+        .unwrap();
+    std::fs::write(&mixed, other.stdout).unwrap();
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "{\"n\": 12").unwrap();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec![&f[0], &f[1]], "missing shard 2/3".into()),
+        (
+            vec![&f[0], &f[1], &f[1], &f[2]],
+            format!("shard 1/3 is given twice: {} and {}", f[1], f[1]),
+        ),
+        (vec![&f[0], &f[1], &g[2]], "is shard 2/3 of N=11".into()),
+        (
+            vec![&f[0], &f[1], mixed.to_str().unwrap()],
+            "all shards must come from the same count".into(),
+        ),
+        (
+            vec![&f[0], garbage.to_str().unwrap()],
+            "is not a shard result".into(),
+        ),
+    ];
+    for (files, msg) in cases {
+        nqueens()
+            .arg("merge")
+            .args(&files)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(msg));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_are_balanced_by_work_not_task_count() {
+    // Nodes are deterministic, so this is a property of the assignment, not of timing.
+    let k = 8;
+    let nodes: Vec<f64> = (0..k)
+        .map(|i| {
+            let v = json(&["count", "15", "--shard", &format!("{i}/{k}")]);
+            v["counts"]["nodes"].as_u64().unwrap() as f64
+        })
+        .collect();
+    let mean = nodes.iter().sum::<f64>() / k as f64;
+    let max = nodes.iter().cloned().fold(0.0, f64::max);
+    assert!(
+        max <= 1.5 * mean,
+        "slowest shard {max} vs mean {mean}: {nodes:?}"
+    );
+}
