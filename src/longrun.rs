@@ -60,6 +60,8 @@ pub enum End {
         tasks: usize,
         /// Tasks taken from the checkpoint.
         resumed: usize,
+        /// Nodes of the tasks taken from the checkpoint (not visited by this run).
+        resumed_nodes: u128,
         /// Wall time of this run.
         elapsed: Duration,
     },
@@ -100,6 +102,7 @@ pub fn run(
         tally += Tally::from(d.counts);
     }
     let resumed = ckpt.done.len();
+    let resumed_nodes = tally.nodes;
     if scope.iter().filter(|&&i| finished[i as usize]).count() != resumed {
         return Err(Error::Input(
             "the checkpoint lists tasks outside this count's scope".into(),
@@ -196,6 +199,7 @@ pub fn run(
         tally,
         tasks: scope.len(),
         resumed,
+        resumed_nodes,
         elapsed: start.elapsed(),
     })
 }

@@ -51,7 +51,7 @@ pub struct CountReport {
     pub nodes: u128,
     /// Wall time of the search in seconds.
     pub seconds: f64,
-    /// `nodes / seconds`.
+    /// `nodes / seconds`, counting only the nodes this run visited (not resumed tasks').
     pub nodes_per_second: f64,
 }
 

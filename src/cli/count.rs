@@ -228,13 +228,14 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut shower = Shower::new(&a);
     let end = longrun::run(&plan, &opts, &signal, |p| shower.show(p));
     shower.finish();
-    let (tally, tasks, resumed, elapsed) = match end? {
+    let (tally, tasks, resumed, resumed_nodes, elapsed) = match end? {
         End::Finished {
             tally,
             tasks,
             resumed,
+            resumed_nodes,
             elapsed,
-        } => (tally, tasks, resumed, elapsed),
+        } => (tally, tasks, resumed, resumed_nodes, elapsed),
         End::Interrupted {
             signal,
             progress,
@@ -272,6 +273,10 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     };
     let mut report = CountReport::new(&plan, &outcome);
     report.resumed_tasks = resumed;
+    if resumed > 0 && report.seconds > 0.0 {
+        // Throughput of this run only: the resumed tasks' nodes were visited earlier.
+        report.nodes_per_second = (tally.nodes - resumed_nodes) as f64 / report.seconds;
+    }
     report_out(&report, a.json)
 }
 
