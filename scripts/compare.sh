@@ -12,7 +12,7 @@ source scripts/stats.sh
 n=${1:?usage: scripts/compare.sh N [RUNS] [THREADS]}
 runs=${2:-3}
 threads=${3:-1}
-read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast symmetric:simple symmetric:fast}"
+read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes symmetric:simple symmetric:fast symmetric:lanes}"
 
 cargo build --release --quiet
 bin=target/release/nqueens

@@ -36,15 +36,27 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Pool(e.to_string()))
 }
 
+/// How many tasks a worker takes at once: enough for the `lanes` kernel to keep its lanes
+/// busy, few enough that every thread gets at least 8 batches (up to 16 tasks per batch).
+pub fn batch_size(plan: &Plan, threads: usize) -> usize {
+    (plan.tasks.len() / (8 * threads.max(1))).clamp(1, 16)
+}
+
 /// Counts every task of `plan` on `threads` workers with `kernel`.
 pub fn run(plan: &Plan, threads: usize, kernel: Kernel) -> Result<Outcome> {
     let pool = pool(threads)?;
     let start = Instant::now();
     let mut tally = pool.install(|| {
         plan.tasks
-            .par_iter()
+            .par_chunks(batch_size(plan, threads))
             .with_max_len(1)
-            .map(|t| plan.count_task(t, kernel))
+            .map(|chunk| {
+                let mut sum = Tally::default();
+                for t in plan.count_tasks(chunk, kernel) {
+                    sum += t;
+                }
+                sum
+            })
             .reduce(Tally::default, |mut a, b| {
                 a += b;
                 a
@@ -61,8 +73,8 @@ pub fn run(plan: &Plan, threads: usize, kernel: Kernel) -> Result<Outcome> {
 }
 
 /// Counts an `n` board with the given algorithm on `threads` workers, with the default split
-/// and the fast kernel.
+/// and the `lanes` kernel.
 pub fn count(n: u32, algorithm: crate::plan::Algorithm, threads: usize) -> Result<Outcome> {
     let depth = Plan::default_split_depth(n, algorithm, threads);
-    run(&Plan::new(n, algorithm, depth)?, threads, Kernel::Fast)
+    run(&Plan::new(n, algorithm, depth)?, threads, Kernel::Lanes)
 }

@@ -116,21 +116,24 @@ pub fn run(
     let pool = crate::engine::pool(opts.threads)?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Done>();
+    let batch = crate::engine::batch_size(plan, opts.threads);
     let worker_plan = Arc::new(plan.clone());
     let kernel = opts.kernel;
     let worker_stop = Arc::clone(&stop);
     // Detached: on a signal the caller exits without waiting for the tasks in flight.
     std::thread::spawn(move || {
         pool.install(|| {
-            todo.par_iter().with_max_len(1).for_each(|t| {
+            todo.par_chunks(batch).with_max_len(1).for_each(|chunk| {
                 if worker_stop.load(Ordering::Relaxed) {
                     return;
                 }
-                let tally = worker_plan.count_task(t, kernel);
-                let _ = tx.send(Done {
-                    id: t.id,
-                    counts: tally.into(),
-                });
+                let tallies = worker_plan.count_tasks(chunk, kernel);
+                for (t, tally) in chunk.iter().zip(tallies) {
+                    let _ = tx.send(Done {
+                        id: t.id,
+                        counts: tally.into(),
+                    });
+                }
             })
         });
     });

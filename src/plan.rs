@@ -213,6 +213,12 @@ impl Plan {
         count_spec(&self.spec(task), task, kernel)
     }
 
+    /// Counts several tasks of this plan with `kernel`, in order (the `lanes` kernel searches
+    /// them in lock step).
+    pub fn count_tasks(&self, tasks: &[Task], kernel: Kernel) -> Vec<Tally> {
+        crate::kernel::count_batch(tasks, kernel, |t| self.spec(t))
+    }
+
     fn build(n: u32, algorithm: Algorithm, split_depth: u32, placed: &[(u8, u8)]) -> Result<Plan> {
         check_n(n as i64)?;
         if !(1..=MAX_SPLIT_DEPTH).contains(&split_depth) {

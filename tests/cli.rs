@@ -289,3 +289,93 @@ fn solve_and_list_bad_input() {
     ];
     assert_bad_input(cases);
 }
+
+#[test]
+fn bench_reports_every_thread_count_and_checks_counts() {
+    let v = json(&[
+        "bench",
+        "--n",
+        "10",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--threads",
+        "1,2",
+        "--json",
+    ]);
+    assert_eq!(v["tool"], "nqueens");
+    assert_eq!(v["workload"]["n"], 10);
+    assert_eq!(v["workload"]["total"], 724);
+    assert_eq!(v["workload"]["unique"], 92);
+    assert!(v["machine"]["logical_cores"].as_u64().unwrap() >= 1);
+    assert!(v["machine"]["model"].is_string());
+    let rows = v["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["threads"], 1);
+    assert_eq!(rows[0]["speedup"], 1.0);
+    assert_eq!(rows[1]["threads"], 2);
+    for r in rows {
+        assert_eq!(r["times_s"].as_array().unwrap().len(), 2);
+        assert!(r["min_s"].as_f64().unwrap() <= r["median_s"].as_f64().unwrap());
+        assert!(r["median_s"].as_f64().unwrap() <= r["max_s"].as_f64().unwrap());
+        assert!(r["nodes_per_second"].as_f64().unwrap() > 0.0);
+    }
+    let csv = stdout_of(&[
+        "bench",
+        "--n",
+        "8",
+        "--runs",
+        "1",
+        "--threads",
+        "1,2",
+        "--csv",
+    ]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("threads,split_depth,median_s"));
+    assert_eq!(lines.len(), 3);
+    let md = stdout_of(&[
+        "bench",
+        "--n",
+        "8",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--markdown",
+    ]);
+    assert!(md.contains("| threads | median (s) |"));
+    let dir = std::env::temp_dir().join(format!("nqueens-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("b.json");
+    let text = stdout_of(&[
+        "bench",
+        "--n",
+        "8",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+        "--export",
+        file.to_str().unwrap(),
+    ]);
+    assert!(text.contains("threads    median_s"));
+    let exported: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(exported["workload"]["total"], 92);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_bad_input() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["bench", "--threads", "0"], "not a thread list"),
+        (&["bench", "--threads", "1,x"], "not a thread list"),
+        (&["bench", "--runs", "0"], "not a run count"),
+        (&["bench", "--n", "40"], "known count"),
+        (&["bench", "--n", "3"], "known count"),
+        (&["bench", "--export", "x.json"], "--export needs a format"),
+        (&["bench", "--json", "--csv"], "cannot be used with"),
+    ];
+    assert_bad_input(cases);
+}

@@ -86,12 +86,25 @@ fn symmetric_visits_fewer_nodes_than_mirror_than_plain() {
 fn kernels_agree_on_every_task_up_to_13() {
     for alg in ALGORITHMS {
         for n in 4..=13u32 {
-            for t in &Plan::new(n, alg, 2).unwrap().tasks {
-                assert_eq!(
-                    count_task(n, t, Kernel::Simple),
-                    count_task(n, t, Kernel::Fast),
-                    "n={n} {alg:?} {t:?}"
-                );
+            let plan = Plan::new(n, alg, 2).unwrap();
+            let simple: Vec<Tally> = plan
+                .tasks
+                .iter()
+                .map(|t| count_task(n, t, Kernel::Simple))
+                .collect();
+            for (t, want) in plan.tasks.iter().zip(&simple) {
+                for k in [Kernel::Fast, Kernel::Lanes] {
+                    assert_eq!(*want, count_task(n, t, k), "n={n} {alg:?} {k:?} {t:?}");
+                }
+            }
+            // The lanes kernel in batches (its lanes mix tasks), of several sizes.
+            for size in [1, 3, 16] {
+                let batched: Vec<Tally> = plan
+                    .tasks
+                    .chunks(size)
+                    .flat_map(|c| plan.count_tasks(c, Kernel::Lanes))
+                    .collect();
+                assert_eq!(batched, simple, "n={n} {alg:?} batches of {size}");
             }
         }
     }
@@ -102,9 +115,11 @@ fn kernels_agree_on_totals_for_14_and_15() {
     for n in [14u32, 15] {
         for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
             let s = tally_with(n, alg, 2, 2, Kernel::Simple);
-            let f = tally_with(n, alg, 2, 2, Kernel::Fast);
-            assert_eq!(s, f, "n={n} {alg:?}");
-            assert_eq!(Some(f.total), Sequence::A000170.known(n));
+            for k in [Kernel::Fast, Kernel::Lanes] {
+                let f = tally_with(n, alg, 2, 2, k);
+                assert_eq!(s, f, "n={n} {alg:?} {k:?}");
+            }
+            assert_eq!(Some(s.total), Sequence::A000170.known(n));
         }
     }
 }

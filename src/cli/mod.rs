@@ -1,5 +1,6 @@
 //! The command line: clap definitions, argument parsers, and one module per subcommand.
 
+mod bench;
 mod count;
 mod merge;
 mod solve;
@@ -37,6 +38,8 @@ pub enum Command {
     /// Combine the results of `count --shard I/K` runs into the whole count, checking that
     /// every shard is there exactly once.
     Merge(merge::MergeArgs),
+    /// Time a fixed, cross-checked count at several thread counts: a CPU benchmark.
+    Bench(bench::BenchArgs),
     /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
     Table(table::TableArgs),
     /// Show one solution: the first in backtracking order, or a construction for large N.
@@ -50,6 +53,9 @@ pub enum Command {
     /// Count the nodes on each level of the backtracking tree (OEIS A319284).
     Tree(trace::TreeArgs),
 }
+
+/// The kernel used when none is asked for: the fastest measured (docs/PERFORMANCE.md).
+pub const DEFAULT_KERNEL: Kernel = Kernel::Lanes;
 
 /// Options shared by everything that counts.
 #[derive(Debug, Clone, clap::Args)]
@@ -67,8 +73,9 @@ pub struct EngineArgs {
     /// fixes one more free row. Default: the smallest depth giving at least 8 tasks per thread.
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
-    /// The counting kernel: `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
-    #[arg(long, short = 'k', value_enum, default_value_t = Kernel::Fast)]
+    /// The counting kernel: `lanes` (several tasks searched in lock step, branch-free), `fast`
+    /// (explicit stack) or `simple` (plain recursion, the yardstick).
+    #[arg(long, short = 'k', value_enum, default_value_t = DEFAULT_KERNEL)]
     pub kernel: Kernel,
 }
 
@@ -141,6 +148,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Count(a) => count::run(a),
         Command::Table(a) => table::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
         Command::Verify(a) => return verify::run(a),

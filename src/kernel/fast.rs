@@ -5,6 +5,11 @@ use super::{Counts, Spec};
 
 /// Counts the completions of `spec` with an explicit stack.
 pub fn count(s: &Spec) -> Counts {
+    dispatch!(body, s)
+}
+
+#[inline(always)]
+fn body(s: &Spec) -> Counts {
     let mut c = Counts::default();
     let k = s.k;
     if k == 0 {

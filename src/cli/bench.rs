@@ -1,0 +1,399 @@
+//! `nqueens bench`: a fixed, cross-checked workload timed at several thread counts.
+
+use super::{parse_n, print};
+use indicatif::{ProgressBar, ProgressStyle};
+use nqueens::kernel::{cpu_features, Kernel};
+use nqueens::oeis::{check, Sequence};
+use nqueens::{engine, Algorithm, Error, Plan};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The default workload: `count 16`, about 1–2 s per run on one core of this machine.
+pub const DEFAULT_N: u32 = 16;
+
+/// Export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Export {
+    Text,
+    Json,
+    Csv,
+    Markdown,
+}
+
+/// Arguments of `bench`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The workload is `count N` (default N = 16) with the default algorithm and \
+    kernel, run --warmup times unmeasured and then --runs times at each thread count. Every \
+    run's total (and unique count) is checked against OEIS: a wrong count aborts with exit 3.\n\n\
+    Speedup and efficiency are against one thread (or the first thread count given).\n\n\
+    Examples:\n  nqueens bench\n  nqueens bench --n 17 --threads 1,2 --runs 3 --markdown\n  \
+    nqueens bench --json --export bench.json"
+)]
+pub struct BenchArgs {
+    /// Board size of the workload, 4 to 64 (it must have a known count to check).
+    #[arg(long, short = 'n', value_name = "N", default_value_t = DEFAULT_N, value_parser = parse_n)]
+    pub n: u32,
+    /// Thread counts, comma-separated (default: 1 to the number of logical CPUs).
+    #[arg(long, short = 't', value_name = "LIST", value_parser = parse_list)]
+    pub threads: Option<ThreadList>,
+    /// Measured runs per thread count (at least 1).
+    #[arg(long, short = 'r', value_name = "R", default_value_t = 5, value_parser = parse_runs)]
+    pub runs: usize,
+    /// Unmeasured warm-up runs before each thread count's runs.
+    #[arg(long, short = 'w', value_name = "W", default_value_t = 1)]
+    pub warmup: usize,
+    /// The algorithm (default: symmetric).
+    #[arg(long, short = 'a', value_enum, default_value_t = Algorithm::Symmetric)]
+    pub algorithm: Algorithm,
+    /// The kernel (default: the default kernel of `count`).
+    #[arg(long, short = 'k', value_enum, default_value_t = super::DEFAULT_KERNEL)]
+    pub kernel: Kernel,
+    /// Write JSON (schema in the README).
+    #[arg(long, group = "format")]
+    pub json: bool,
+    /// Write CSV, one row per thread count.
+    #[arg(long, group = "format")]
+    pub csv: bool,
+    /// Write a Markdown table.
+    #[arg(long, group = "format")]
+    pub markdown: bool,
+    /// Write the JSON, CSV or Markdown to FILE (the text table still goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+}
+
+/// A parsed `--threads` list.
+#[derive(Debug, Clone)]
+pub struct ThreadList(pub Vec<usize>);
+
+fn parse_list(s: &str) -> Result<ThreadList, String> {
+    let v: Result<Vec<usize>, _> = s.split(',').map(|x| x.trim().parse::<usize>()).collect();
+    match v {
+        Ok(v) if !v.is_empty() && v.iter().all(|&t| t >= 1) => Ok(ThreadList(v)),
+        _ => Err(format!(
+            "'{s}' is not a thread list: give whole numbers of at least 1, comma-separated, e.g. 1,2,4"
+        )),
+    }
+}
+
+fn parse_runs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(r) if r >= 1 => Ok(r),
+        _ => Err(format!(
+            "'{s}' is not a run count: give a whole number of at least 1"
+        )),
+    }
+}
+
+/// The machine the benchmark ran on.
+#[derive(Debug, Serialize)]
+struct Machine {
+    model: String,
+    logical_cores: usize,
+    physical_cores: usize,
+    features: &'static str,
+    os: &'static str,
+    arch: &'static str,
+}
+
+/// The workload.
+#[derive(Debug, Serialize)]
+struct Workload {
+    n: u32,
+    algorithm: Algorithm,
+    kernel: Kernel,
+    total: u128,
+    unique: Option<u128>,
+    nodes: u128,
+    runs: usize,
+    warmup: usize,
+}
+
+/// One thread count's results.
+#[derive(Debug, Serialize)]
+struct Row {
+    threads: usize,
+    split_depth: u32,
+    median_s: f64,
+    min_s: f64,
+    max_s: f64,
+    times_s: Vec<f64>,
+    speedup: f64,
+    efficiency: f64,
+    nodes_per_second: f64,
+    solutions_per_second: f64,
+}
+
+/// The whole report (the JSON export).
+#[derive(Debug, Serialize)]
+struct Report {
+    tool: &'static str,
+    version: &'static str,
+    machine: Machine,
+    workload: Workload,
+    results: Vec<Row>,
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+pub fn run(a: BenchArgs) -> anyhow::Result<()> {
+    let known = Sequence::A000170.known(a.n);
+    if known.is_none() || a.n < 4 {
+        return Err(Error::Usage(format!(
+            "bench needs a board with a known count to check every run: N from 4 to {} (got {})",
+            Sequence::A000170.known_values().last().map_or(0, |x| x.0),
+            a.n
+        ))
+        .into());
+    }
+    if a.export.is_some() && !(a.json || a.csv || a.markdown) {
+        return Err(Error::Usage(
+            "--export needs a format: add --json, --csv or --markdown".into(),
+        )
+        .into());
+    }
+    let threads = a
+        .threads
+        .clone()
+        .map(|l| l.0)
+        .unwrap_or_else(|| (1..=engine::default_threads()).collect());
+    let total_runs = threads.len() * (a.runs + a.warmup);
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(total_runs as u64);
+        b.set_style(
+            ProgressStyle::with_template("bench [{bar:30}] {pos}/{len} runs, {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b
+    });
+    let mut rows = Vec::new();
+    let mut workload: Option<Workload> = None;
+    for &t in &threads {
+        let depth = Plan::default_split_depth(a.n, a.algorithm, t);
+        let plan = Plan::new(a.n, a.algorithm, depth)?;
+        let mut times = Vec::with_capacity(a.runs);
+        for i in 0..a.warmup + a.runs {
+            if let Some(b) = &bar {
+                b.set_message(format!("{t} thread(s)"));
+            }
+            let out = engine::run(&plan, t, a.kernel)?;
+            // A fast wrong answer is a failure: check every run.
+            let c = check(Sequence::A000170, a.n, out.tally.total);
+            if c.matches == Some(false) {
+                return Err(Error::Mismatch {
+                    sequence: Sequence::A000170.id(),
+                    n: a.n,
+                    computed: out.tally.total,
+                    known: c.known.unwrap_or_default(),
+                }
+                .into());
+            }
+            if let (Some(u), Some(k)) = (out.tally.unique(), Sequence::A002562.known(a.n)) {
+                if u != k {
+                    return Err(Error::Mismatch {
+                        sequence: Sequence::A002562.id(),
+                        n: a.n,
+                        computed: u,
+                        known: k,
+                    }
+                    .into());
+                }
+            }
+            workload.get_or_insert(Workload {
+                n: a.n,
+                algorithm: a.algorithm,
+                kernel: a.kernel,
+                total: out.tally.total,
+                unique: out.tally.unique(),
+                nodes: out.tally.nodes,
+                runs: a.runs,
+                warmup: a.warmup,
+            });
+            if i >= a.warmup {
+                times.push(out.elapsed.as_secs_f64());
+            }
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        }
+        let w = workload.as_ref().expect("at least one run");
+        let med = median(&times);
+        rows.push(Row {
+            threads: t,
+            split_depth: depth,
+            median_s: med,
+            min_s: times.iter().cloned().fold(f64::INFINITY, f64::min),
+            max_s: times.iter().cloned().fold(0.0, f64::max),
+            times_s: times,
+            speedup: 0.0,
+            efficiency: 0.0,
+            nodes_per_second: w.nodes as f64 / med,
+            solutions_per_second: w.total as f64 / med,
+        });
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let base_row = rows.iter().find(|r| r.threads == 1).unwrap_or(&rows[0]);
+    let (base, base_t) = (base_row.median_s, base_row.threads);
+    for r in &mut rows {
+        r.speedup = base / r.median_s;
+        r.efficiency = r.speedup * base_t as f64 / r.threads as f64;
+    }
+    let report = Report {
+        tool: "nqueens",
+        version: env!("CARGO_PKG_VERSION"),
+        machine: Machine {
+            model: cpu_model(),
+            logical_cores: num_cpus::get(),
+            physical_cores: num_cpus::get_physical(),
+            features: cpu_features(),
+            os: std::env::consts::OS,
+            arch: std::env::consts::ARCH,
+        },
+        workload: workload.expect("at least one run"),
+        results: rows,
+    };
+    let format = if a.json {
+        Export::Json
+    } else if a.csv {
+        Export::Csv
+    } else if a.markdown {
+        Export::Markdown
+    } else {
+        Export::Text
+    };
+    let text = render(&report, Export::Text);
+    match &a.export {
+        Some(path) => {
+            std::fs::write(path, render(&report, format))
+                .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+            print(&text)
+        }
+        None => print(&render(&report, format)),
+    }
+}
+
+fn render(r: &Report, format: Export) -> String {
+    let mut s = String::new();
+    let w = &r.workload;
+    match format {
+        Export::Json => {
+            s = serde_json::to_string_pretty(r).unwrap_or_default();
+            s.push('\n');
+        }
+        Export::Csv => {
+            s.push_str("threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,solutions_per_second\n");
+            for x in &r.results {
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+                    x.threads,
+                    x.split_depth,
+                    x.median_s,
+                    x.min_s,
+                    x.max_s,
+                    x.speedup,
+                    x.efficiency,
+                    x.nodes_per_second,
+                    x.solutions_per_second
+                );
+            }
+        }
+        Export::Markdown | Export::Text => {
+            let md = format == Export::Markdown;
+            let head =
+                format!(
+                "nqueens {} bench: count {} ({} algorithm, {} kernel), {} runs after {} warm-up\n\
+                 CPU: {} ({} logical / {} physical cores, {}, {})\n\
+                 workload: total {}{}, {} nodes; every run checked against OEIS\n",
+                r.version,
+                w.n,
+                w.algorithm.name(),
+                w.kernel.name(),
+                w.runs,
+                w.warmup,
+                r.machine.model,
+                r.machine.logical_cores,
+                r.machine.physical_cores,
+                r.machine.arch,
+                r.machine.features,
+                w.total,
+                w.unique.map(|u| format!(", unique {u}")).unwrap_or_default(),
+                w.nodes
+            );
+            if md {
+                for l in head.lines() {
+                    let _ = writeln!(s, "{l}  ");
+                }
+                s.push('\n');
+                s.push_str("| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | solutions/s |\n");
+                s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            } else {
+                s.push_str(&head);
+                s.push('\n');
+                let _ = writeln!(
+                    s,
+                    "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
+                    "threads",
+                    "median_s",
+                    "min_s",
+                    "max_s",
+                    "speedup",
+                    "efficiency",
+                    "nodes/s",
+                    "solutions/s"
+                );
+            }
+            for x in &r.results {
+                if md {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0}% | {:.3e} | {:.3e} |",
+                        x.threads,
+                        x.median_s,
+                        x.min_s,
+                        x.max_s,
+                        x.speedup,
+                        100.0 * x.efficiency,
+                        x.nodes_per_second,
+                        x.solutions_per_second
+                    );
+                } else {
+                    let _ = writeln!(
+                        s,
+                        "{:>7}  {:>10.3}  {:>10.3}  {:>10.3}  {:>7.2}  {:>9.0}%  {:>10.3e}  {:>11.3e}",
+                        x.threads, x.median_s, x.min_s, x.max_s, x.speedup,
+                        100.0 * x.efficiency, x.nodes_per_second, x.solutions_per_second
+                    );
+                }
+            }
+        }
+    }
+    s
+}
