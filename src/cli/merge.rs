@@ -34,10 +34,14 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         .map(|f| Ok((f.display().to_string(), read(f)?)))
         .collect::<nqueens::Result<Vec<_>>>()?;
     let (plan, tally) = merge(&parts)?;
-    let kernel = match parts[0].1.kernel.as_str() {
-        "simple" => Kernel::Simple,
-        _ => Kernel::Fast,
-    };
+    // Shards may have used different kernels; the first one's is reported.
+    let kernel = <Kernel as clap::ValueEnum>::from_str(&parts[0].1.kernel, false)
+        .map_err(|_| {
+            nqueens::Error::Input(format!(
+                "{}: unknown kernel {:?}",
+                parts[0].0, parts[0].1.kernel
+            ))
+        })?;
     let outcome = Outcome {
         tally,
         threads: parts.iter().map(|p| p.1.threads).sum(),
