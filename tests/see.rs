@@ -299,3 +299,24 @@ fn trace_shows_the_search_and_tree_counts_its_levels() {
     assert_eq!(v["total"], 2057);
     assert!(stdout_of(&["tree", "4"]).contains("total  17"));
 }
+
+#[test]
+fn zero_based_placements_with_zero_based_output() {
+    let v = json(&["solve", "8", "--zero-based", "--place", "0:1", "--json"]);
+    assert_eq!(v["placed"], serde_json::json!([[0, 1]]));
+    assert_eq!(v["solution"][0], 1);
+    let s = stdout_of(&[
+        "list",
+        "8",
+        "--zero-based",
+        "--first-queen",
+        "0",
+        "--limit",
+        "1",
+    ]);
+    assert_eq!(s, "0 4 7 5 2 6 1 3\n");
+    assert_bad_input(&[(
+        &["solve", "8", "--zero-based", "--place", "8:0"],
+        "queen 8:0 is off the 8×8 board: rows and columns go from 0 to 7",
+    )]);
+}

@@ -76,7 +76,7 @@ pub fn plan(
     threads: usize,
     fixed_depth: bool,
 ) -> anyhow::Result<Plan> {
-    let placed = place.queens(n as usize)?;
+    let placed = place.queens(n as usize, false)?;
     let fixed = engine
         .split_depth
         .or(fixed_depth.then_some(LONG_RUN_SPLIT_DEPTH));

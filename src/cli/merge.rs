@@ -35,8 +35,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         .collect::<nqueens::Result<Vec<_>>>()?;
     let (plan, tally) = merge(&parts)?;
     // Shards may have used different kernels; the first one's is reported.
-    let kernel = <Kernel as clap::ValueEnum>::from_str(&parts[0].1.kernel, false)
-        .map_err(|_| {
+    let kernel =
+        <Kernel as clap::ValueEnum>::from_str(&parts[0].1.kernel, false).map_err(|_| {
             nqueens::Error::Input(format!(
                 "{}: unknown kernel {:?}",
                 parts[0].0, parts[0].1.kernel

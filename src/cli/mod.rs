@@ -96,7 +96,8 @@ impl EngineArgs {
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PlaceArgs {
     /// Place a queen on square ROW:COL before the search (1-based: 1:1 is the top-left
-    /// square). Repeatable. The other rows are completed by backtracking.
+    /// square; 0-based with --zero-based where offered). Repeatable. The other rows are
+    /// completed by the search.
     #[arg(long = "place", value_name = "ROW:COL", value_parser = nqueens::place::parse_square)]
     pub place: Vec<(usize, usize)>,
     /// Place the first row's queen in column COL (1-based): the same as `--place 1:COL`.
@@ -105,13 +106,21 @@ pub struct PlaceArgs {
 }
 
 impl PlaceArgs {
-    /// The placed queens (0-based, sorted by row), checked against an `n` board.
-    pub fn queens(&self, n: usize) -> Result<Vec<(usize, usize)>, Error> {
+    /// The placed queens (0-based, sorted by row), checked against an `n` board; typed
+    /// 1-based, or 0-based when `zero_based`.
+    pub fn queens(&self, n: usize, zero_based: bool) -> Result<Vec<(usize, usize)>, Error> {
+        let base = usize::from(!zero_based);
         let mut qs = self.place.clone();
         if let Some(c) = self.first_queen {
-            qs.insert(0, (0, c));
+            if c < base {
+                return Err(Error::Placement(format!(
+                    "--first-queen {c} is not a column: columns count from 1 (from 0 with \
+                     --zero-based) to N"
+                )));
+            }
+            qs.insert(0, (base, c));
         }
-        nqueens::place::check(n, &qs)
+        nqueens::place::from_user(n, &qs, base)
     }
 }
 

@@ -178,7 +178,7 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
 
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     check_drawable(a.n, a.format)?;
-    let placed = a.place.queens(a.n)?;
+    let placed = a.place.queens(a.n, a.zero_based)?;
     let (method, answer) = find(&a, &placed)?;
     let name = method.name();
     let off = usize::from(!a.zero_based);
@@ -220,7 +220,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
-    let placed = a.place.queens(a.n as usize)?;
+    let placed = a.place.queens(a.n as usize, a.zero_based)?;
     if a.unique && !placed.is_empty() {
         return Err(Error::Usage(
             "--unique cannot be combined with placed queens: a class's representative need not \
