@@ -18,7 +18,7 @@
 //! and the directory synced, so a crash at any instant leaves the previous good file.
 
 use crate::error::{Error, Result};
-use crate::plan::{Fnv, Plan};
+use crate::plan::{Fnv, Plan, PlanId};
 use crate::shard::{Counts, Shard};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -45,16 +45,9 @@ pub struct Checkpoint {
     pub format: String,
     /// [`VERSION`].
     pub version: u32,
-    /// Board size.
-    pub n: u32,
-    /// The algorithm's name.
-    pub algorithm: String,
-    /// The plan's split depth.
-    pub split_depth: u32,
-    /// Placed queens, 1-based `[row, col]`.
-    pub placed: Vec<[usize; 2]>,
-    /// The plan's fingerprint.
-    pub fingerprint: String,
+    /// The plan (its fields sit at the top level of the JSON).
+    #[serde(flatten)]
+    pub plan: PlanId,
     /// The shard counted, if any.
     pub shard: Option<Shard>,
     /// Tasks in scope (the plan's, or the shard's).
@@ -71,15 +64,7 @@ impl Checkpoint {
         Checkpoint {
             format: FORMAT.into(),
             version: VERSION,
-            n: plan.n,
-            algorithm: plan.algorithm.name().into(),
-            split_depth: plan.split_depth,
-            placed: plan
-                .placed
-                .iter()
-                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
-                .collect(),
-            fingerprint: plan.fingerprint(),
+            plan: plan.id(),
             shard,
             tasks,
             done: Vec::new(),
@@ -100,20 +85,7 @@ impl Checkpoint {
             .shard
             .map(|s| format!(", shard {s}"))
             .unwrap_or_default();
-        let placed = if self.placed.is_empty() {
-            String::new()
-        } else {
-            let q: Vec<String> = self
-                .placed
-                .iter()
-                .map(|q| format!("{}:{}", q[0], q[1]))
-                .collect();
-            format!(", placed {}", q.join(" "))
-        };
-        format!(
-            "N={}, algorithm {}, split depth {}{placed}{shard}",
-            self.n, self.algorithm, self.split_depth
-        )
+        format!("{}{shard}", self.plan.describe())
     }
 
     /// Writes the checkpoint to `path` atomically (see the module docs).
@@ -169,12 +141,7 @@ impl Checkpoint {
                  use it: {keep}"
             )));
         }
-        let same = c.n == expected.n
-            && c.algorithm == expected.algorithm
-            && c.split_depth == expected.split_depth
-            && c.placed == expected.placed
-            && c.shard == expected.shard;
-        if !same || c.fingerprint != expected.fingerprint || c.tasks != expected.tasks {
+        if c.plan != expected.plan || c.shard != expected.shard || c.tasks != expected.tasks {
             return Err(Error::Input(format!(
                 "checkpoint {name} belongs to another count ({}), not this one ({}): use another \
                  --checkpoint file, or run that count to resume it",

@@ -202,6 +202,21 @@ impl Plan {
         format!("{:016x}", h.0)
     }
 
+    /// What identifies this plan in checkpoint and shard files.
+    pub fn id(&self) -> PlanId {
+        PlanId {
+            n: self.n,
+            algorithm: self.algorithm.name().into(),
+            split_depth: self.split_depth,
+            placed: self
+                .placed
+                .iter()
+                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
+                .collect(),
+            fingerprint: self.fingerprint(),
+        }
+    }
+
     /// The board a task's kernel searches: the task's queens, the plan's placed queens and the
     /// bounds of the task's kind.
     pub fn spec(&self, task: &Task) -> Spec {
@@ -282,6 +297,72 @@ impl Plan {
                     .unwrap_or(false)
             })
             .unwrap_or(MAX_SPLIT_DEPTH)
+    }
+}
+
+/// A plan as written in checkpoint and shard files: enough to rebuild it and to check that
+/// it is the same plan (see [`Plan::fingerprint`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlanId {
+    /// Board size.
+    pub n: u32,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The split depth.
+    pub split_depth: u32,
+    /// Placed queens, 1-based `[row, col]`.
+    pub placed: Vec<[usize; 2]>,
+    /// The plan's fingerprint.
+    pub fingerprint: String,
+}
+
+impl PlanId {
+    /// Rebuilds the plan this id names and checks its fingerprint.
+    pub fn rebuild(&self) -> Result<Plan> {
+        let algorithm = match self.algorithm.as_str() {
+            "plain" => Algorithm::Plain,
+            "mirror" => Algorithm::Mirror,
+            "symmetric" => Algorithm::Symmetric,
+            other => return Err(Error::Input(format!("unknown algorithm {other:?}"))),
+        };
+        let placed: Vec<(usize, usize)> = self
+            .placed
+            .iter()
+            .map(|q| (q[0].saturating_sub(1), q[1].saturating_sub(1)))
+            .collect();
+        let plan = if placed.is_empty() {
+            Plan::new(self.n, algorithm, self.split_depth)?
+        } else {
+            Plan::with_placed(self.n, self.split_depth, &placed)?
+        };
+        if plan.fingerprint() != self.fingerprint {
+            return Err(Error::Input(format!(
+                "plan fingerprint {} is not this nqueens' plan {} for {}: made by a different \
+                 version",
+                self.fingerprint,
+                plan.fingerprint(),
+                self.describe()
+            )));
+        }
+        Ok(plan)
+    }
+
+    /// `N=17, algorithm symmetric, split depth 2[, placed 1:2 ...]`.
+    pub fn describe(&self) -> String {
+        let placed = if self.placed.is_empty() {
+            String::new()
+        } else {
+            let q: Vec<String> = self
+                .placed
+                .iter()
+                .map(|q| format!("{}:{}", q[0], q[1]))
+                .collect();
+            format!(", placed {}", q.join(" "))
+        };
+        format!(
+            "N={}, algorithm {}, split depth {}{placed}",
+            self.n, self.algorithm, self.split_depth
+        )
     }
 }
 

@@ -14,7 +14,7 @@
 
 use crate::error::{Error, Result};
 use crate::kernel::{Classes, Kernel, Tally};
-use crate::plan::Plan;
+use crate::plan::{Plan, PlanId};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -127,16 +127,9 @@ pub struct ShardResult {
     pub format: String,
     /// Format version (1).
     pub version: u32,
-    /// Board size.
-    pub n: u32,
-    /// The algorithm's name.
-    pub algorithm: String,
-    /// The split depth.
-    pub split_depth: u32,
-    /// Placed queens, 1-based `[row, col]`.
-    pub placed: Vec<[usize; 2]>,
-    /// The plan's fingerprint.
-    pub fingerprint: String,
+    /// The plan (its fields sit at the top level of the JSON).
+    #[serde(flatten)]
+    pub plan: PlanId,
     /// Which shard this is.
     pub shard: Shard,
     /// Tasks in this shard.
@@ -183,14 +176,17 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<(Plan, Tally)> {
     };
     let mut seen: Vec<Option<&str>> = vec![None; first.shard.count as usize];
     for (name, p) in parts {
-        let same = p.fingerprint == first.fingerprint
-            && p.n == first.n
-            && p.shard.count == first.shard.count;
+        let same = p.plan == first.plan && p.shard.count == first.shard.count;
         if !same {
             return Err(Error::Input(format!(
                 "{name} is shard {} of N={} (plan {}), but {first_name} is shard {} of N={} \
                  (plan {}): all shards must come from the same count",
-                p.shard, p.n, p.fingerprint, first.shard, first.n, first.fingerprint
+                p.shard,
+                p.plan.n,
+                p.plan.fingerprint,
+                first.shard,
+                first.plan.n,
+                first.plan.fingerprint
             )));
         }
         let slot = &mut seen[p.shard.index as usize];
@@ -217,33 +213,10 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<(Plan, Tally)> {
             first.shard.count
         )));
     }
-    let algorithm = match first.algorithm.as_str() {
-        "plain" => crate::Algorithm::Plain,
-        "mirror" => crate::Algorithm::Mirror,
-        "symmetric" => crate::Algorithm::Symmetric,
-        other => {
-            return Err(Error::Input(format!(
-                "{first_name}: unknown algorithm {other:?}"
-            )))
-        }
-    };
-    let placed: Vec<(usize, usize)> = first.placed.iter().map(|q| (q[0] - 1, q[1] - 1)).collect();
-    let plan = if placed.is_empty() {
-        Plan::new(first.n, algorithm, first.split_depth)?
-    } else {
-        Plan::with_placed(first.n, first.split_depth, &placed)?
-    };
-    if plan.fingerprint() != first.fingerprint {
-        return Err(Error::Input(format!(
-            "the shards' plan fingerprint {} is not this nqueens' plan {} for N={} ({}, split \
-             depth {}): they were made by a different version",
-            first.fingerprint,
-            plan.fingerprint(),
-            first.n,
-            first.algorithm,
-            first.split_depth
-        )));
-    }
+    let plan = first
+        .plan
+        .rebuild()
+        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
     let assignment = assign(&plan, first.shard.count);
     let mut tally = Tally::default();
     for (name, p) in parts {

@@ -334,32 +334,16 @@ fn bench_reports_every_thread_count_and_checks_counts() {
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("threads,split_depth,median_s"));
     assert_eq!(lines.len(), 3);
-    let md = stdout_of(&[
-        "bench",
-        "--n",
-        "8",
-        "--runs",
-        "1",
-        "--threads",
-        "1",
-        "--markdown",
-    ]);
-    assert!(md.contains("| threads | median (s) |"));
+    let quick = |extra: &[&str]| {
+        let mut args = vec!["bench", "--n", "8", "--runs", "1", "--threads", "1"];
+        args.extend_from_slice(extra);
+        stdout_of(&args)
+    };
+    assert!(quick(&["--markdown"]).contains("| threads | median (s) |"));
     let dir = std::env::temp_dir().join(format!("nqueens-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("b.json");
-    let text = stdout_of(&[
-        "bench",
-        "--n",
-        "8",
-        "--runs",
-        "1",
-        "--threads",
-        "1",
-        "--json",
-        "--export",
-        file.to_str().unwrap(),
-    ]);
+    let text = quick(&["--json", "--export", file.to_str().unwrap()]);
     assert!(text.contains("threads    median_s"));
     let exported: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(exported["workload"]["total"], 92);

@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{json, nqueens};
+use common::{assert_refused, json, nqueens};
 use nqueens::{engine, kernel::Kernel, Algorithm, Plan};
-use predicates::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -173,12 +172,7 @@ fn bad_checkpoints_are_refused_and_left_alone() {
     let good = std::fs::read_to_string(&ckpt).unwrap();
     let refused = |text: &str, args: &[&str], msg: &str| {
         std::fs::write(&ckpt, text).unwrap();
-        nqueens()
-            .args(args)
-            .assert()
-            .code(2)
-            .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains(msg));
+        assert_refused(nqueens().args(args), msg);
         assert_eq!(
             std::fs::read_to_string(&ckpt).unwrap(),
             text,
@@ -264,13 +258,7 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
         ),
     ];
     for (files, msg) in cases {
-        nqueens()
-            .arg("merge")
-            .args(&files)
-            .assert()
-            .code(2)
-            .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains(msg));
+        assert_refused(nqueens().arg("merge").args(&files), &msg);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

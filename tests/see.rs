@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_bad_input, json, nqueens, stdout_of};
+use common::{assert_bad_input, assert_refused, json, nqueens, stdout_of};
 use nqueens::engine;
 use nqueens::place::holds;
 use nqueens::search::{complete, min_conflicts, Completion};
@@ -261,13 +261,7 @@ fn verify_bad_input_exits_2_naming_the_line() {
         ),
         ("(1,2) (2,\n", "without its ')'"),
     ] {
-        nqueens()
-            .arg("verify")
-            .write_stdin(input)
-            .assert()
-            .code(2)
-            .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains(msg));
+        assert_refused(nqueens().arg("verify").write_stdin(input), msg);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -246,15 +246,7 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
         let r = ShardResult {
             format: SHARD_FORMAT.into(),
             version: 1,
-            n: plan.n,
-            algorithm: plan.algorithm.name().into(),
-            split_depth: plan.split_depth,
-            placed: plan
-                .placed
-                .iter()
-                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
-                .collect(),
-            fingerprint: plan.fingerprint(),
+            plan: plan.id(),
             shard,
             tasks,
             plan_tasks: plan.tasks.len(),

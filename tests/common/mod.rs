@@ -17,15 +17,18 @@ pub fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The command must exit 2 with an empty stdout and a stderr containing `msg`.
+pub fn assert_refused(cmd: &mut Command, msg: &str) {
+    cmd.assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(msg));
+}
+
 /// Each command must exit 2 with an empty stdout and a stderr containing the message.
 pub fn assert_bad_input(cases: &[(&[&str], &str)]) {
     for (args, msg) in cases {
-        nqueens()
-            .args(*args)
-            .assert()
-            .code(2)
-            .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains(*msg));
+        assert_refused(nqueens().args(*args), msg);
     }
 }
 
