@@ -42,7 +42,7 @@ impl Solutions {
         let mut avail = [0; 64];
         avail[0] = spec.full & !spec.forbid[0];
         Solutions {
-            done: spec.k == 0,
+            done: false,
             spec,
             i: 0,
             cols: [0; 64],
@@ -76,10 +76,11 @@ impl Iterator for Solutions {
     type Item = Vec<usize>;
 
     fn next(&mut self) -> Option<Vec<usize>> {
-        if self.spec.k == 0 && !self.done {
+        if self.spec.k == 0 {
             // Every row fixed: the placement is the one solution.
+            let first = !self.done;
             self.done = true;
-            return Some(self.board.clone());
+            return first.then(|| self.board.clone());
         }
         let s = &self.spec;
         while !self.done && self.nodes < self.budget {
@@ -200,6 +201,16 @@ mod tests {
         assert!(all.iter().all(|s| is_solution(s)));
         assert!(all.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(unique(8).count(), 12);
+    }
+
+    #[test]
+    fn a_full_placement_is_its_own_one_completion() {
+        let all: Vec<Vec<usize>> = Solutions::with_fixed(1, &[(0, 0)]).collect();
+        assert_eq!(all, vec![vec![0]]);
+        let four: Vec<Vec<usize>> =
+            Solutions::with_fixed(4, &[(0, 1), (1, 3), (2, 0), (3, 2)]).collect();
+        assert_eq!(four, vec![vec![1, 3, 0, 2]]);
+        assert_eq!(Solutions::with_fixed(4, &[(0, 0)]).count(), 0);
     }
 
     #[test]

@@ -58,8 +58,9 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
         });
         print(&(v.to_string() + "\n"))?;
     } else if ok {
+        let queens = if board.n == 1 { "queen" } else { "queens" };
         print(&format!(
-            "solution: {0} queens on the {0}×{0} board, no two attack each other\n",
+            "solution: {0} {queens} on the {0}×{0} board, no two attack each other\n",
             board.n
         ))?;
     } else {
