@@ -20,8 +20,9 @@ use std::io::Write;
 /// computed in parallel with u64 bit masks and checked against the known OEIS values
 /// (A000170: all solutions; A002562: solutions up to rotation and reflection).
 ///
-/// Exit codes: 0 success; 1 runtime failure; 2 bad usage or input; 3 a computed count
-/// disagrees with a known value.
+/// Exit codes: 0 success; 1 runtime failure (and, for `verify`, a board that is not a
+/// solution); 2 bad usage or input; 3 a computed count disagrees with a known value; 130 / 143
+/// a count stopped by Ctrl-C / SIGTERM.
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version, about, long_about)]
 pub struct Cli {

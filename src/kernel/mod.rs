@@ -78,7 +78,7 @@ pub enum Kernel {
     Simple,
     /// Explicit stack, last free row counted in place.
     Fast,
-    /// Several subtrees searched in lock step, branch-free ([`lanes`]).
+    /// Several subtrees searched in lock step, branch-free: the default.
     Lanes,
 }
 
