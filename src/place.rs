@@ -29,6 +29,15 @@ pub fn show(q: (usize, usize), base: usize) -> String {
     format!("{}:{}", q.0 + base, q.1 + base)
 }
 
+/// Writes 1-based `[row, col]` pairs as `ROW:COL ROW:COL ...`.
+pub fn show_all(placed: &[[usize; 2]]) -> String {
+    let v: Vec<String> = placed
+        .iter()
+        .map(|q| format!("{}:{}", q[0], q[1]))
+        .collect();
+    v.join(" ")
+}
+
 /// Converts squares typed by the user (counting from `base`) to 0-based ones and checks them
 /// with [`check_as`].
 pub fn from_user(n: usize, typed: &[(usize, usize)], base: usize) -> Result<Vec<(usize, usize)>> {

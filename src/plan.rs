@@ -352,12 +352,7 @@ impl PlanId {
         let placed = if self.placed.is_empty() {
             String::new()
         } else {
-            let q: Vec<String> = self
-                .placed
-                .iter()
-                .map(|q| format!("{}:{}", q[0], q[1]))
-                .collect();
-            format!(", placed {}", q.join(" "))
+            format!(", placed {}", crate::place::show_all(&self.placed))
         };
         format!(
             "N={}, algorithm {}, split depth {}{placed}",

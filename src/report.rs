@@ -140,12 +140,7 @@ impl CountReport {
                 mark(self.matches_known, Sequence::A000170, self.known)
             );
         } else {
-            let qs: Vec<String> = self
-                .placed
-                .iter()
-                .map(|q| format!("{}:{}", q[0], q[1]))
-                .collect();
-            let _ = writeln!(s, "placed     {}", qs.join(" "));
+            let _ = writeln!(s, "placed     {}", crate::place::show_all(&self.placed));
             let _ = writeln!(
                 s,
                 "total      {}  (completions of the placed queens)",
