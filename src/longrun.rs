@@ -113,6 +113,10 @@ pub fn run(
         .filter(|&&i| !finished[i as usize])
         .map(|&i| plan.tasks[i as usize])
         .collect();
+    if let Some(path) = &opts.checkpoint {
+        // Save at once: an unwritable path fails now, not after the first interval.
+        ckpt.save(path)?;
+    }
     let pool = crate::engine::pool(opts.threads)?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Done>();

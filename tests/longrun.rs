@@ -280,3 +280,18 @@ fn shards_are_balanced_by_work_not_task_count() {
         "slowest shard {max} vs mean {mean}: {nodes:?}"
     );
 }
+
+#[test]
+fn an_unwritable_checkpoint_fails_at_once() {
+    let out = bin()
+        .args(["count", "12", "--checkpoint", "/nonexistent-dir/n12.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot write checkpoint /nonexistent-dir/n12.json"),
+        "{err}"
+    );
+}
