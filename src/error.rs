@@ -74,5 +74,5 @@ impl Error {
     }
 }
 
-/// Shorthand for results carrying [`Error`].
+/// Shorthand for results carrying [`enum@Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -7,12 +7,14 @@
 //! ([`bits::Masks`]), splits the first rows of the board into independent tasks
 //! ([`plan::Plan`]), counts each with a kernel ([`kernel`]) on a rayon pool
 //! ([`engine::run`]), sums the tallies in `u128` and compares them with the known OEIS values
-//! ([`oeis`]).
+//! ([`oeis`]). Long counts stream finished tasks for progress, checkpoints and shards
+//! ([`longrun`], [`checkpoint`], [`shard`]). Solutions are found, listed, checked and traced by
+//! [`solutions`], [`search`], [`verify`] and [`trace`], with placed queens from [`place`].
 //!
 //! ```
 //! use nqueens::{engine, plan::{Algorithm, Plan}};
 //! let plan = Plan::new(8, Algorithm::Symmetric, 2).unwrap();
-//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Fast).unwrap();
+//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Lanes).unwrap();
 //! assert_eq!(out.tally.total, 92);
 //! assert_eq!(out.tally.unique(), Some(12));
 //! ```

@@ -85,7 +85,7 @@ pub fn count(spec: &Spec) -> Counts {
 }
 
 /// Counts the completions of every spec in `specs` into `out` (same length): the first
-/// [`BASE`] free rows of each are expanded into subtrees, and [`LANES`] subtrees are searched
+/// two free rows of each are expanded into subtrees, and [`LANES`] subtrees are searched
 /// at a time, whichever tasks they belong to.
 pub fn count_batch(specs: &[Spec], out: &mut [Counts]) {
     #[cfg(target_arch = "x86_64")]
