@@ -44,8 +44,22 @@ pub struct Progress {
     pub resumed: usize,
     /// Solutions so far.
     pub solutions: u128,
+    /// Share of the expected work done (resumed tasks included), 0 to 1, by the same
+    /// estimate that balances shards ([`crate::shard::estimates`]).
+    pub work: f64,
+    /// Share of the expected work taken from the checkpoint.
+    pub resumed_work: f64,
     /// Time since this run started.
     pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Estimated time left, from this run's pace over the expected work (`None` until some
+    /// work is done).
+    pub fn eta(&self) -> Option<Duration> {
+        let done = self.work - self.resumed_work;
+        (done > 0.0).then(|| self.elapsed.mul_f64((1.0 - self.work).max(0.0) / done))
+    }
 }
 
 /// How a long count ended.
@@ -103,6 +117,14 @@ pub fn run(
     }
     let resumed = ckpt.done.len();
     let resumed_nodes = tally.nodes;
+    let est = crate::shard::estimates(plan);
+    let scope_work: f64 = scope
+        .iter()
+        .map(|&i| est[i as usize] as f64)
+        .sum::<f64>()
+        .max(1.0);
+    let mut done_work: f64 = ckpt.done.iter().map(|d| est[d.id as usize] as f64).sum();
+    let resumed_work = done_work / scope_work;
     if scope.iter().filter(|&&i| finished[i as usize]).count() != resumed {
         return Err(Error::Input(
             "the checkpoint lists tasks outside this count's scope".into(),
@@ -143,17 +165,20 @@ pub fn run(
     });
     let mut last_save = Instant::now();
     let mut last_progress = Instant::now();
-    let state = |ckpt: &Checkpoint, tally: &Tally| Progress {
+    let state = |ckpt: &Checkpoint, tally: &Tally, done_work: f64| Progress {
         done: ckpt.done.len(),
         total: scope.len(),
         resumed,
         solutions: tally.total,
+        work: done_work / scope_work,
+        resumed_work,
         elapsed: start.elapsed(),
     };
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(d) => {
                 tally += Tally::from(d.counts);
+                done_work += est[d.id as usize] as f64;
                 ckpt.done.push(d);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -165,6 +190,7 @@ pub fn run(
             // Take what has already arrived, then save.
             while let Ok(d) = rx.try_recv() {
                 tally += Tally::from(d.counts);
+                done_work += est[d.id as usize] as f64;
                 ckpt.done.push(d);
             }
             let saved = match &opts.checkpoint {
@@ -173,7 +199,7 @@ pub fn run(
             };
             return Ok(End::Interrupted {
                 signal: sig,
-                progress: state(&ckpt, &tally),
+                progress: state(&ckpt, &tally, done_work),
                 saved,
             });
         }
@@ -184,7 +210,7 @@ pub fn run(
             }
         }
         if last_progress.elapsed() >= Duration::from_millis(100) {
-            progress(&state(&ckpt, &tally));
+            progress(&state(&ckpt, &tally, done_work));
             last_progress = Instant::now();
         }
     }
@@ -198,7 +224,7 @@ pub fn run(
     if let Some(path) = &opts.checkpoint {
         ckpt.save(path)?;
     }
-    progress(&state(&ckpt, &tally));
+    progress(&state(&ckpt, &tally, done_work));
     if opts.shard.is_none_or(|s| s.index == 0) {
         tally.nodes += plan.prefix_nodes as u128;
     }

@@ -295,3 +295,25 @@ fn an_unwritable_checkpoint_fails_at_once() {
         "{err}"
     );
 }
+
+#[test]
+fn progress_lines_reach_the_whole_work() {
+    let out = bin()
+        .args(["count", "13", "--progress", "--progress-every", "0.001"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .last()
+        .unwrap();
+    assert!(
+        last.contains("100.0% of the expected work, 73712 solutions"),
+        "{last}"
+    );
+    // Not on a pipe without --progress.
+    let quiet = bin().args(["count", "13"]).output().unwrap();
+    assert!(quiet.stderr.is_empty(), "{quiet:?}");
+}

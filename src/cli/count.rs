@@ -117,10 +117,11 @@ impl Shower {
     fn new(a: &CountArgs) -> Shower {
         let lines = a.progress;
         let bar = (!lines && !a.quiet && std::io::stderr().is_terminal()).then(|| {
-            let b = ProgressBar::new(0);
+            // Position: thousandths of the expected work.
+            let b = ProgressBar::new(1000);
             b.set_style(
                 ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:30}] {pos}/{len} tasks, {msg} solutions, ETA {eta}",
+                    "{elapsed_precise} [{bar:30}] {percent}% of the work, {msg}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
@@ -136,32 +137,24 @@ impl Shower {
     }
 
     fn show(&mut self, p: &Progress) {
+        let eta = p.eta().map_or("unknown".to_string(), |d| {
+            format!("{:.0}s", d.as_secs_f64())
+        });
         if let Some(b) = &self.bar {
-            if b.length() == Some(0) {
-                b.set_length(p.total as u64);
-                b.set_position(p.resumed as u64);
-                b.reset_eta();
-            }
-            b.set_position(p.done as u64);
-            b.set_message(p.solutions.to_string());
+            b.set_position((p.work * 1000.0) as u64);
+            b.set_message(format!(
+                "{}/{} tasks, {} solutions, ETA {eta}",
+                p.done, p.total, p.solutions
+            ));
         }
         if let Some(every) = self.every {
             if p.elapsed >= self.next_line || p.done == p.total {
-                let counted = p.done - p.resumed;
-                let left = p.total - p.done;
-                let eta = if counted > 0 {
-                    format!(
-                        "{:.0}s",
-                        p.elapsed.as_secs_f64() / counted as f64 * left as f64
-                    )
-                } else {
-                    "unknown".into()
-                };
                 eprintln!(
-                    "progress: {}/{} tasks ({:.1}%), {} solutions, {:.0}s elapsed, ETA {eta}",
+                    "progress: {}/{} tasks, {:.1}% of the expected work, {} solutions, {:.0}s \
+                     elapsed, ETA {eta}",
                     p.done,
                     p.total,
-                    100.0 * p.done as f64 / p.total.max(1) as f64,
+                    100.0 * p.work,
                     p.solutions,
                     p.elapsed.as_secs_f64()
                 );
