@@ -304,11 +304,7 @@ fn progress_lines_reach_the_whole_work() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    let last = err
-        .lines()
-        .filter(|l| l.starts_with("progress: "))
-        .last()
-        .unwrap();
+    let last = err.lines().rfind(|l| l.starts_with("progress: ")).unwrap();
     assert!(
         last.contains("100.0% of the expected work, 73712 solutions"),
         "{last}"
