@@ -112,6 +112,13 @@ pub fn run(
     let mut tally = Tally::default();
     let mut finished = vec![false; plan.tasks.len()];
     for d in &ckpt.done {
+        if d.id as usize >= finished.len() {
+            return Err(Error::Input(format!(
+                "the checkpoint lists task {}, but this plan has {} tasks",
+                d.id,
+                finished.len()
+            )));
+        }
         finished[d.id as usize] = true;
         tally += Tally::from(d.counts);
     }
