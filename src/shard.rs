@@ -189,6 +189,12 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<(Plan, Tally)> {
                 first.plan.fingerprint
             )));
         }
+        if p.shard.index >= p.shard.count {
+            return Err(Error::Input(format!(
+                "{name} claims shard {}, which is out of range (0 <= I < K)",
+                p.shard
+            )));
+        }
         let slot = &mut seen[p.shard.index as usize];
         if let Some(other) = slot {
             return Err(Error::Input(format!(
