@@ -239,6 +239,9 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
         .output()
         .unwrap();
     std::fs::write(&mixed, other.stdout).unwrap();
+    let bad_index = dir.join("bad-index.json");
+    let text = std::fs::read_to_string(&f[2]).unwrap();
+    std::fs::write(&bad_index, text.replace("\"index\":2", "\"index\":5")).unwrap();
     let garbage = dir.join("garbage.json");
     std::fs::write(&garbage, "{\"n\": 12").unwrap();
     let cases: Vec<(Vec<&str>, String)> = vec![
@@ -255,6 +258,10 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
         (
             vec![&f[0], garbage.to_str().unwrap()],
             "is not a shard result".into(),
+        ),
+        (
+            vec![&f[0], &f[1], bad_index.to_str().unwrap()],
+            "claims shard 5/3, which is out of range".into(),
         ),
     ];
     for (files, msg) in cases {
