@@ -112,19 +112,24 @@ pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
         ));
     };
     let off = usize::from(!zero_based);
-    if first.starts_with('{') || first.starts_with('[') {
-        return parse_json(&lines, off);
+    let board = if first.starts_with('{') || first.starts_with('[') {
+        parse_json(&lines, off)
+    } else if first.contains('(') {
+        parse_pairs(&lines, off)
+    } else if lines.iter().any(|(_, l)| l.contains('|')) {
+        parse_squares(&lines, true)
+    } else if lines.len() == 1 && first.chars().any(|c| c.is_ascii_digit()) {
+        parse_list(first_no, first, off)
+    } else {
+        parse_squares(&lines, false)
+    }?;
+    if board.n == 0 {
+        return Err(bad(
+            first_no,
+            "the board is empty: expected at least one column",
+        ));
     }
-    if first.contains('(') {
-        return parse_pairs(&lines, off);
-    }
-    if lines.iter().any(|(_, l)| l.contains('|')) {
-        return parse_squares(&lines, true);
-    }
-    if lines.len() == 1 && first.chars().any(|c| c.is_ascii_digit()) {
-        return parse_list(first_no, first, off);
-    }
-    parse_squares(&lines, false)
+    Ok(board)
 }
 
 fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
@@ -163,6 +168,16 @@ fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
+    if toks.len() == 1 && toks[0].len() > 9 {
+        return Err(bad(
+            line,
+            format!(
+                "'{}' is not a board: separate the columns with spaces or commas (a run of \
+                 digits is read as one column per digit only for boards up to 9×9)",
+                toks[0]
+            ),
+        ));
+    }
     let cols: Vec<usize> = if toks.len() == 1 && toks[0].len() > 1 {
         // OEIS style: one digit per row.
         toks[0]
@@ -301,7 +316,13 @@ fn parse_json(lines: &[(usize, &str)], off: usize) -> Result<Board> {
         .iter()
         .map(|x| number(no, &x.to_string(), off, "column"))
         .collect::<Result<_>>()?;
-    if let Some(n) = v.get("n").and_then(|x| x.as_u64()) {
+    if let Some(n) = v.get("n") {
+        let n = n.as_u64().ok_or_else(|| {
+            bad(
+                no,
+                format!("\"n\" is {n}: expected the board size, a whole number"),
+            )
+        })?;
         if n as usize != cols.len() {
             return Err(bad(
                 no,
@@ -363,5 +384,8 @@ mod tests {
         assert!(e("# comment\nQ . Z").contains("line 2: 'Z' is not a square"));
         assert!(e("{\"n\":4,\"solution\":null}").contains("null"));
         assert!(e("(1,2) (2").contains("without its ')'"));
+        assert!(e("[]").contains("the board is empty"));
+        assert!(e("{\"n\":-1,\"solution\":[1]}").contains("\"n\" is -1"));
+        assert!(e("1234567890").contains("only for boards up to 9×9"));
     }
 }
