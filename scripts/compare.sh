@@ -14,15 +14,11 @@ runs=${2:-3}
 threads=${3:-1}
 read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes symmetric:simple symmetric:fast symmetric:lanes}"
 
-cargo build --release --quiet
-bin=target/release/nqueens
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+prepare
 echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved"
 for ((r = 1; r <= runs; r++)); do
   for c in "${combos[@]}"; do
-    json=$("$bin" count "$n" --threads "$threads" --algorithm "${c%%:*}" --kernel "${c##*:}" --json)
-    grep -q '"matches_known":false' <<<"$json" && { echo "wrong count: $json" >&2; exit 3; }
+    json=$(checked_count "$n" --threads "$threads" --algorithm "${c%%:*}" --kernel "${c##*:}")
     field seconds "$json" >> "$tmp/$c"
     field nodes "$json" > "$tmp/$c.nodes"
   done

@@ -17,16 +17,12 @@ shift $(( $# >= 2 ? 2 : 1 ))
 threads=("$@")
 (( ${#threads[@]} )) || threads=(1 2)
 
-cargo build --release --quiet
-bin=target/release/nqueens
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+prepare
 echo "# nqueens count $n ${NQUEENS_ARGS:-}; $runs runs per thread count, interleaved"
 for ((r = 1; r <= runs; r++)); do
   for t in "${threads[@]}"; do
     # shellcheck disable=SC2086
-    json=$("$bin" count "$n" --threads "$t" --json ${NQUEENS_ARGS:-})
-    grep -q '"matches_known":false' <<<"$json" && { echo "wrong count: $json" >&2; exit 3; }
+    json=$(checked_count "$n" --threads "$t" ${NQUEENS_ARGS:-})
     field seconds "$json" >> "$tmp/$t"
     nodes=$(field nodes "$json")
   done

@@ -10,3 +10,23 @@ stats() {
 field() {
   sed -E "s/.*\"$1\":([0-9.eE+-]+).*/\\1/" <<<"$2"
 }
+
+# prepare: builds the release binary; sets $bin, and $tmp (a directory removed on exit).
+prepare() {
+  cargo build --release --quiet
+  bin=target/release/nqueens
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+}
+
+# checked_count ARGS...: prints the JSON of `nqueens count ARGS --json`; a count that differs
+# from the known value stops the script (exit 3): a fast wrong answer is not a result.
+checked_count() {
+  local json
+  json=$("$bin" count "$@" --json)
+  if grep -q '"matches_known":false' <<<"$json"; then
+    echo "wrong count: $json" >&2
+    exit 3
+  fi
+  echo "$json"
+}
