@@ -5,6 +5,8 @@
 #
 #   scripts/compare.sh N [RUNS] [THREADS]          (defaults: RUNS=3, THREADS=1)
 #   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
+#   COMBOS="mirror:simple symmetric:lanes symmetric:lanes@2" scripts/compare.sh 17
+#     (ALGORITHM:KERNEL@T runs that combination on T threads instead of THREADS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stats.sh
@@ -18,16 +20,19 @@ prepare
 echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved"
 for ((r = 1; r <= runs; r++)); do
   for c in "${combos[@]}"; do
-    json=$(checked_count "$n" --threads "$threads" --algorithm "${c%%:*}" --kernel "${c##*:}")
+    spec=${c%@*}
+    t=$threads
+    [[ $c == *@* ]] && t=${c##*@}
+    json=$(checked_count "$n" --threads "$t" --algorithm "${spec%%:*}" --kernel "${spec##*:}")
     field seconds "$json" >> "$tmp/$c"
     field nodes "$json" > "$tmp/$c.nodes"
   done
 done
-printf '%-20s %10s %10s %10s %14s %8s\n' algorithm:kernel median_s min_s max_s nodes ratio
+printf '%-22s %10s %10s %10s %14s %8s\n' algorithm:kernel median_s min_s max_s nodes ratio
 base=""
 for c in "${combos[@]}"; do
   read -r med min max < <(stats "$tmp/$c")
   [[ -n $base ]] || base=$med
   awk -v c="$c" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$(cat "$tmp/$c.nodes")" \
-    'BEGIN { printf "%-20s %10.3f %10.3f %10.3f %14s %8.3f\n", c, med, min, max, nodes, med / base }'
+    'BEGIN { printf "%-22s %10.3f %10.3f %10.3f %14s %8.3f\n", c, med, min, max, nodes, med / base }'
 done
