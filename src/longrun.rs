@@ -11,7 +11,7 @@ use crate::checkpoint::{Checkpoint, Done};
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, Tally};
 use crate::plan::{Plan, Task};
-use crate::shard::{task_ids, Shard};
+use crate::shard::{estimates, task_ids_by, Shard};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -99,8 +99,10 @@ pub fn run(
     mut progress: impl FnMut(&Progress),
 ) -> Result<End> {
     let start = Instant::now();
+    // Expected work per task: the shard assignment and the progress both use it.
+    let est = estimates(plan);
     let scope: Vec<u32> = match opts.shard {
-        Some(s) => task_ids(plan, s),
+        Some(s) => task_ids_by(&est, s),
         None => (0..plan.tasks.len() as u32).collect(),
     };
     let mut ckpt = Checkpoint::new(plan, opts.shard, scope.len());
@@ -124,7 +126,6 @@ pub fn run(
     }
     let resumed = ckpt.done.len();
     let resumed_nodes = tally.nodes;
-    let est = crate::shard::estimates(plan);
     let scope_work: f64 = scope
         .iter()
         .map(|&i| est[i as usize] as f64)

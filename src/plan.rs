@@ -290,13 +290,7 @@ impl Plan {
     /// The split depth used when none is given: the smallest that yields at least eight tasks
     /// per thread, or the deepest.
     pub fn default_split_depth(n: u32, algorithm: Algorithm, threads: usize) -> u32 {
-        (1..MAX_SPLIT_DEPTH)
-            .find(|&d| {
-                Plan::new(n, algorithm, d)
-                    .map(|p| p.tasks.len() >= 8 * threads)
-                    .unwrap_or(false)
-            })
-            .unwrap_or(MAX_SPLIT_DEPTH)
+        smallest_split_depth(threads, |d| Plan::new(n, algorithm, d))
     }
 }
 
@@ -383,6 +377,14 @@ impl Default for Fnv {
     fn default() -> Fnv {
         Fnv::new()
     }
+}
+
+/// The smallest split depth at which `build` gives at least eight tasks per thread, or the
+/// deepest.
+pub fn smallest_split_depth(threads: usize, build: impl Fn(u32) -> Result<Plan>) -> u32 {
+    (1..MAX_SPLIT_DEPTH)
+        .find(|&d| build(d).is_ok_and(|p| p.tasks.len() >= 8 * threads))
+        .unwrap_or(MAX_SPLIT_DEPTH)
 }
 
 fn spec_of(n: u32, placed: &[(u8, u8)], task: &Task) -> Spec {

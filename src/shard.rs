@@ -64,7 +64,11 @@ pub fn estimates(plan: &Plan) -> Vec<u64> {
 
 /// The shard of every task of `plan` when split `count` ways, indexed by task id.
 pub fn assign(plan: &Plan, count: u32) -> Vec<u32> {
-    let est = estimates(plan);
+    assign_by(&estimates(plan), count)
+}
+
+/// The shard of every task, indexed by task id, given the tasks' expected work `est`.
+pub fn assign_by(est: &[u64], count: u32) -> Vec<u32> {
     let mut order: Vec<usize> = (0..est.len()).collect();
     order.sort_by(|&a, &b| est[b].cmp(&est[a]).then(a.cmp(&b)));
     let mut load = vec![0u64; count as usize];
@@ -81,7 +85,12 @@ pub fn assign(plan: &Plan, count: u32) -> Vec<u32> {
 
 /// The ids of the tasks of `plan` in `shard`.
 pub fn task_ids(plan: &Plan, shard: Shard) -> Vec<u32> {
-    assign(plan, shard.count)
+    task_ids_by(&estimates(plan), shard)
+}
+
+/// The ids of the tasks in `shard`, given the tasks' expected work `est`.
+pub fn task_ids_by(est: &[u64], shard: Shard) -> Vec<u32> {
+    assign_by(est, shard.count)
         .iter()
         .enumerate()
         .filter(|(_, &s)| s == shard.index)

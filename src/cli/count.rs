@@ -4,7 +4,7 @@ use super::{parse_n, print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::engine::Outcome;
 use nqueens::longrun::{self, End, Options, Progress};
-use nqueens::plan::MAX_SPLIT_DEPTH;
+use nqueens::plan::smallest_split_depth;
 use nqueens::shard::{parse_shard, Shard, ShardResult, SHARD_FORMAT};
 use nqueens::{Algorithm, CountReport, Error, Plan};
 use std::io::IsTerminal;
@@ -93,16 +93,8 @@ pub fn plan(
         ))
         .into());
     }
-    let depth = match fixed {
-        Some(d) => d,
-        None => (1..MAX_SPLIT_DEPTH)
-            .find(|&d| {
-                Plan::with_placed(n, d, &placed)
-                    .map(|p| p.tasks.len() >= 8 * threads)
-                    .unwrap_or(false)
-            })
-            .unwrap_or(MAX_SPLIT_DEPTH),
-    };
+    let depth = fixed
+        .unwrap_or_else(|| smallest_split_depth(threads, |d| Plan::with_placed(n, d, &placed)));
     Ok(Plan::with_placed(n, depth, &placed)?)
 }
 
