@@ -31,6 +31,10 @@ pub struct Options {
     pub every: Duration,
     /// Count only this shard's tasks.
     pub shard: Option<Shard>,
+    /// Whether progress reports need each task's expected work (the share of the work done
+    /// and the ETA). Estimating costs a short search per task, so runs nobody watches skip
+    /// it and count progress by tasks; shards always estimate, to balance.
+    pub weigh: bool,
 }
 
 /// Where a count stands, for progress reports.
@@ -45,7 +49,8 @@ pub struct Progress {
     /// Solutions so far.
     pub solutions: u128,
     /// Share of the expected work done (resumed tasks included), 0 to 1, by the same
-    /// estimate that balances shards ([`crate::shard::estimates`]).
+    /// estimate that balances shards ([`crate::shard::estimates`]); by task count when
+    /// [`Options::weigh`] is off and no shard is counted.
     pub work: f64,
     /// Share of the expected work taken from the checkpoint.
     pub resumed_work: f64,
@@ -100,7 +105,11 @@ pub fn run(
 ) -> Result<End> {
     let start = Instant::now();
     // Expected work per task: the shard assignment and the progress both use it.
-    let est = estimates(plan);
+    let est = if opts.weigh || opts.shard.is_some() {
+        estimates(plan)
+    } else {
+        vec![1; plan.tasks.len()]
+    };
     let scope: Vec<u32> = match opts.shard {
         Some(s) => task_ids_by(&est, s),
         None => (0..plan.tasks.len() as u32).collect(),

@@ -128,6 +128,11 @@ impl Shower {
         }
     }
 
+    /// Whether anything is shown (a bar or progress lines).
+    fn shows(&self) -> bool {
+        self.bar.is_some() || self.every.is_some()
+    }
+
     fn show(&mut self, p: &Progress) {
         let eta = p.eta().map_or("unknown".to_string(), |d| {
             format!("{:.0}s", d.as_secs_f64())
@@ -203,14 +208,15 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let long = a.checkpoint.is_some() || a.shard.is_some();
     let plan = plan(a.n, &a.engine, &a.place, threads, long)?;
     let signal = watch_signals()?;
+    let mut shower = Shower::new(&a);
     let opts = Options {
         threads,
         kernel: a.engine.kernel,
         checkpoint: a.checkpoint.clone(),
         every: Duration::from_secs_f64(a.checkpoint_every),
         shard: a.shard,
+        weigh: shower.shows(),
     };
-    let mut shower = Shower::new(&a);
     let end = longrun::run(&plan, &opts, &signal, |p| shower.show(p));
     shower.finish();
     let (tally, tasks, resumed, resumed_nodes, elapsed) = match end? {
