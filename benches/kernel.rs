@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the counting kernels (`simple`, `fast`, `lanes`) on whole boards
+//! Criterion benchmarks of the counting kernels (`simple`, `fast`, `lanes`, `wide`) on whole boards
 //! (all tasks of a plan, one thread, no pool), so the numbers are the kernels' own.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -11,7 +11,7 @@ fn whole_board(c: &mut Criterion) {
     g.sample_size(10);
     let mut pairs = Vec::new();
     for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
-        for kernel in [Kernel::Simple, Kernel::Fast, Kernel::Lanes] {
+        for kernel in [Kernel::Simple, Kernel::Fast, Kernel::Lanes, Kernel::Wide] {
             pairs.push((alg, kernel));
         }
     }

@@ -5,7 +5,7 @@
 #
 #   scripts/compare.sh N [RUNS] [THREADS]          (defaults: RUNS=3, THREADS=1)
 #   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
-#   COMBOS="mirror:simple symmetric:lanes symmetric:lanes@2" scripts/compare.sh 17
+#   COMBOS="mirror:simple symmetric:wide symmetric:wide@2" scripts/compare.sh 17
 #     (ALGORITHM:KERNEL@T runs that combination on T threads instead of THREADS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ source scripts/stats.sh
 n=${1:?usage: scripts/compare.sh N [RUNS] [THREADS]}
 runs=${2:-3}
 threads=${3:-1}
-read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes symmetric:simple symmetric:fast symmetric:lanes}"
+read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes mirror:wide symmetric:simple symmetric:fast symmetric:lanes symmetric:wide}"
 
 prepare
 echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved"

@@ -1,11 +1,11 @@
 //! Checkpoints: the finished tasks of a count, saved so an interrupted count can resume.
 //!
-//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 1):
+//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 2):
 //!
 //! ```json
-//! {"format":"nqueens-checkpoint","version":1,"n":14,"algorithm":"symmetric","split_depth":2,
+//! {"format":"nqueens-checkpoint","version":2,"n":14,"algorithm":"symmetric","split_depth":2,
 //!  "placed":[],"fingerprint":"…","shard":null,"tasks":7608,
-//!  "done":[{"id":0,"counts":{"total":8,"classes":[0,0,0,1],"nodes":123}}, …],
+//!  "done":[{"id":0,"counts":{"total":8,"classes":[0,1,0,0,0],"nodes":123}}, …],
 //!  "checksum":"…"}
 //! ```
 //!
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 /// The checkpoint format's name.
 pub const FORMAT: &str = "nqueens-checkpoint";
 /// The checkpoint format's version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// One finished task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

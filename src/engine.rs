@@ -73,8 +73,8 @@ pub fn run(plan: &Plan, threads: usize, kernel: Kernel) -> Result<Outcome> {
 }
 
 /// Counts an `n` board with the given algorithm on `threads` workers, with the default split
-/// and the `lanes` kernel.
+/// and the `wide` kernel.
 pub fn count(n: u32, algorithm: crate::plan::Algorithm, threads: usize) -> Result<Outcome> {
     let depth = Plan::default_split_depth(n, algorithm, threads);
-    run(&Plan::new(n, algorithm, depth)?, threads, Kernel::Lanes)
+    run(&Plan::new(n, algorithm, depth)?, threads, Kernel::Wide)
 }

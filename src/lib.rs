@@ -14,7 +14,7 @@
 //! ```
 //! use nqueens::{engine, plan::{Algorithm, Plan}};
 //! let plan = Plan::new(8, Algorithm::Symmetric, 2).unwrap();
-//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Lanes).unwrap();
+//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Wide).unwrap();
 //! assert_eq!(out.tally.total, 92);
 //! assert_eq!(out.tally.unique(), Some(12));
 //! ```

@@ -15,17 +15,27 @@
 //! - **corner**: queens at (0,0), (1,b) with `2 <= b <= N-2`, and the column-1 queen at
 //!   (r,1) with `r > b` (of a solution and its transpose only this one qualifies). Such a
 //!   solution has no symmetry: a class of 8.
-//! - **edge** (for `b >= 3`): no corner queen; `b` is the smallest distance of a border queen to the nearer
-//!   end of its edge, turned to be the row-0 queen at (0,b), `b < N-1-b`; the column-0 queen at
-//!   (rL,0), the column-(N-1) queen at (rR,N-1) and the row-(N-1) queen at (N-1,cB), each
-//!   with its coordinate in `b..=N-1-b`. Where a rotation could tie (rL = N-1-b, cB = N-1-b or
-//!   rR = b) the task is marked `ties` and its leaves are checked
-//!   ([`crate::symmetry::classify_edge`]).
+//! - **edge** (for `b >= 3`): no corner queen; `b` is the smallest distance of a border queen
+//!   to the nearer end of its edge, turned to be the row-0 queen at (0,b), `b < N-1-b`; the
+//!   column-0 queen at (rL,0), the column-(N-1) queen at (rR,N-1) and the row-(N-1) queen at
+//!   (N-1,cB), each with its coordinate in `b..=N-1-b`.
 //! - **edge, late bounds** (for `b <= 2`): only (0,b) is fixed; the side columns are barred in
 //!   rows `< b` and `> N-1-b` and the last row outside `b..=N-1-b`, row by row. Each of the
-//!   three squares where a rotation could tie ([`tie_squares`]) is either fixed (the task is
-//!   then checked at its leaves) or barred, giving up to 8 tasks per `b`. These tasks hold
-//!   most of the work, so they are split [`LATE_EXTRA_DEPTH`] free rows deeper than the others.
+//!   three [`tie_squares`] is either fixed or barred, giving up to 8 tasks per `b`. These
+//!   tasks hold most of the work, so they are split [`LATE_EXTRA_DEPTH`] free rows deeper.
+//! - **rotational**: one task that counts the solutions symmetric under a half turn and under
+//!   a quarter turn ([`crate::symmetry::count_rotational`]), for the unique count.
+//!
+//! No leaf is ever checked. The four squares at distance `b` from a corner that the quarter
+//! turns move onto each other, (0,b) -> (b,N-1) -> (N-1,N-1-b) -> (N-1-b,0), are Q0..Q3; an
+//! edge solution occupies Q0 and a set of the others, fixed in the task (late tasks fix or bar
+//! the tie squares Q1..Q3). A solution occupying the set O has one image with a queen on Q0
+//! per square of O, occupying O turned. Only tasks whose O is the smallest of its turns are
+//! planned ([`border_turns`]): every class of 8 is then found exactly `t` times, where `t` is
+//! the number of turns that leave O as it is (1, 2 or 4), so each solution found counts `8/t`
+//! and `1/t` of a class. That is exact for the total; for the unique count, classes that are
+//! themselves symmetric are found fewer times, which the rotational task corrects
+//! ([`crate::kernel::Classes`]).
 
 use crate::bits::check_n;
 use crate::error::{Error, Result};
@@ -79,13 +89,18 @@ pub enum TaskKind {
     Edge {
         /// Row 0's column: the border queens' nearest approach to a corner.
         bound1: u32,
-        /// Whether a rotation of a solution can also be reached (then leaves are checked).
-        ties: bool,
+        /// How many quarter turns (1, 2 or 4, counting the identity) leave the task's
+        /// occupied corner-distance squares as they are: each solution found counts `8 / turns`
+        /// solutions and `1 / turns` of a class (see the module docs).
+        turns: u8,
         /// `false`: all four border queens are fixed. `true`: only the row-0 queen and any
         /// tie squares are fixed; the other border bounds are barred squares, checked row by
         /// row (fewer tasks re-searching the same upper rows; better for small `bound1`).
         late: bool,
     },
+    /// Symmetric method: the solutions symmetric under a half turn and under a quarter turn,
+    /// counted apart (no queens fixed; not counted by a kernel).
+    Rotational,
 }
 
 /// One independent part of the search: some queens fixed, the rest to be found.
@@ -179,7 +194,7 @@ impl Plan {
     /// it, so parts of different plans are never mixed.
     pub fn fingerprint(&self) -> String {
         let mut h = Fnv::new();
-        h.bytes(b"nqueens-plan-v1");
+        h.bytes(b"nqueens-plan-v2");
         h.bytes(&self.n.to_le_bytes());
         h.bytes(self.algorithm.name().as_bytes());
         h.bytes(&self.split_depth.to_le_bytes());
@@ -195,7 +210,12 @@ impl Plan {
                 TaskKind::Weighted { weight } => [1, weight as u8, 0, 0],
                 TaskKind::Tiny => [2, 0, 0, 0],
                 TaskKind::Corner => [3, 0, 0, 0],
-                TaskKind::Edge { bound1, ties, late } => [4, bound1 as u8, ties as u8, late as u8],
+                TaskKind::Edge {
+                    bound1,
+                    turns,
+                    late,
+                } => [4, bound1 as u8, turns, late as u8],
+                TaskKind::Rotational => [5, 0, 0, 0],
             };
             h.bytes(&kind);
         }
@@ -229,7 +249,7 @@ impl Plan {
     }
 
     /// Counts several tasks of this plan with `kernel`, in order (the `lanes` kernel searches
-    /// them in lock step).
+    /// them in lock step; `wide` reuses its piles across them).
     pub fn count_tasks(&self, tasks: &[Task], kernel: Kernel) -> Vec<Tally> {
         crate::kernel::count_batch(tasks, kernel, |t| self.spec(t))
     }
@@ -257,9 +277,9 @@ impl Plan {
             let mut next = Vec::with_capacity(tasks.len() * n as usize);
             for t in &tasks {
                 let spec = spec_of(n, placed, t);
-                let late = matches!(t.kind, TaskKind::Edge { late: true, .. });
-                if spec.k == 0 || matches!(t.kind, TaskKind::Tiny) || (step >= split_depth && !late)
-                {
+                let late = matches!(t.kind, TaskKind::Corner | TaskKind::Edge { late: true, .. });
+                let whole = matches!(t.kind, TaskKind::Tiny | TaskKind::Rotational);
+                if spec.k == 0 || whole || (step >= split_depth && !late) {
                     next.push(*t);
                     continue;
                 }
@@ -412,29 +432,39 @@ fn late_edges(b: u32) -> bool {
     b <= 2
 }
 
+/// The quarter turns of an edge solution's occupied corner-distance squares (see the module
+/// docs): `occupied` has bit `i` set when Q`i` holds a queen (bit 0 always). Returns how many
+/// turns leave the set as it is (1, 2 or 4) if this set is the smallest (as a number) of its
+/// turns that still occupy Q0, or `None`: then another task finds its images.
+pub fn border_turns(occupied: u8) -> Option<u8> {
+    let turned = |j: u32| (occupied >> j | occupied << (4 - j)) & 0xf;
+    let images = (0..4).filter(|&j| occupied >> j & 1 == 1).map(turned);
+    if images.clone().any(|o| o < occupied) {
+        return None;
+    }
+    Some(images.filter(|&o| o == occupied).count() as u8)
+}
+
 /// The start constellations of an `n >= 4` board, corners first (see the module docs).
 fn constellations(n: u32) -> Vec<Task> {
     let mut out = Vec::new();
     for b in 2..n - 1 {
-        for r in b + 1..n {
-            let qs = [(0, 0), (1, b), (r, 1)];
-            if peaceful(&qs) {
-                out.push(Task::new(TaskKind::Corner, &qs));
-            }
-        }
+        out.push(Task::new(TaskKind::Corner, &[(0, 0), (1, b)]));
     }
     let m = n - 1;
     for b in (1..n).take_while(|&b| b < m - b) {
+        let [q3, q1, q2] = tie_squares(n, b);
         if late_edges(b) {
             // The top queen, and each tie square either fixed or (in the kernel) barred.
-            let ties = tie_squares(n, b);
-            for pick in 0..8u32 {
+            for pick in 0..8u8 {
+                let picked = [(pick & 1, q3), (pick >> 1 & 1, q1), (pick >> 2 & 1, q2)];
                 let mut qs = vec![(0, b)];
-                qs.extend((0..3).filter(|i| pick >> i & 1 == 1).map(|i| ties[i]));
-                if peaceful(&qs) {
+                qs.extend(picked.iter().filter(|p| p.0 == 1).map(|p| p.1));
+                let occupied = 1 | (pick >> 1 & 1) << 1 | (pick >> 2 & 1) << 2 | (pick & 1) << 3;
+                if let (true, Some(turns)) = (peaceful(&qs), border_turns(occupied)) {
                     let kind = TaskKind::Edge {
                         bound1: b,
-                        ties: pick != 0,
+                        turns,
                         late: true,
                     };
                     out.push(Task::new(kind, &qs));
@@ -447,11 +477,12 @@ fn constellations(n: u32) -> Vec<Task> {
             for rr in span.clone() {
                 for cb in span.clone() {
                     let qs = [(0, b), (rl, 0), (rr, m), (m, cb)];
-                    if peaceful(&qs) {
-                        let ties = rl == m - b || cb == m - b || rr == b;
+                    let on = |q: (u32, u32)| qs.contains(&q) as u8;
+                    let occupied = 1 | on(q1) << 1 | on(q2) << 2 | on(q3) << 3;
+                    if let (true, Some(turns)) = (peaceful(&qs), border_turns(occupied)) {
                         let kind = TaskKind::Edge {
                             bound1: b,
-                            ties,
+                            turns,
                             late: false,
                         };
                         out.push(Task::new(kind, &qs));
@@ -460,6 +491,7 @@ fn constellations(n: u32) -> Vec<Task> {
             }
         }
     }
+    out.push(Task::new(TaskKind::Rotational, &[]));
     out
 }
 
@@ -511,6 +543,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn border_turns_keep_one_image_per_turned_set() {
+        // Q0 alone; Q0+Q2 (half-turn symmetric); all four (quarter-turn symmetric).
+        assert_eq!(border_turns(0b0001), Some(1));
+        assert_eq!(border_turns(0b0101), Some(2));
+        assert_eq!(border_turns(0b1111), Some(4));
+        // {Q0,Q1} and {Q0,Q3} are turns of each other: only the smaller is planned.
+        assert_eq!(border_turns(0b0011), Some(1));
+        assert_eq!(border_turns(0b1001), None);
+        assert_eq!(border_turns(0b0111), Some(1));
+        assert_eq!(border_turns(0b1011), None);
+        assert_eq!(border_turns(0b1101), None);
     }
 
     #[test]

@@ -103,8 +103,9 @@ pub fn task_ids_by(est: &[u64], shard: Shard) -> Vec<u32> {
 pub struct Counts {
     /// Solutions, weighted: the contribution to A000170.
     pub total: u128,
-    /// Classes of 1, 2, 4 and 8 solutions, for the symmetric algorithm.
-    pub classes: Option<[u128; 4]>,
+    /// For the symmetric algorithm, the [`Classes`] fields in order: `[c1, c8, quarters,
+    /// sym90, sym180]`.
+    pub classes: Option<[u128; 5]>,
     /// Nodes visited.
     pub nodes: u128,
 }
@@ -113,7 +114,9 @@ impl From<Tally> for Counts {
     fn from(t: Tally) -> Counts {
         Counts {
             total: t.total,
-            classes: t.classes.map(|c| [c.c1, c.c2, c.c4, c.c8]),
+            classes: t
+                .classes
+                .map(|c| [c.c1, c.c8, c.quarters, c.sym90, c.sym180]),
             nodes: t.nodes,
         }
     }
@@ -123,7 +126,13 @@ impl From<Counts> for Tally {
     fn from(c: Counts) -> Tally {
         Tally {
             total: c.total,
-            classes: c.classes.map(|[c1, c2, c4, c8]| Classes { c1, c2, c4, c8 }),
+            classes: c.classes.map(|[c1, c8, quarters, sym90, sym180]| Classes {
+                c1,
+                c8,
+                quarters,
+                sym90,
+                sym180,
+            }),
             nodes: c.nodes,
         }
     }
@@ -134,7 +143,7 @@ impl From<Counts> for Tally {
 pub struct ShardResult {
     /// Always `"nqueens-shard"`.
     pub format: String,
-    /// Format version (1).
+    /// Format version ([`SHARD_VERSION`]).
     pub version: u32,
     /// The plan (its fields sit at the top level of the JSON).
     #[serde(flatten)]
@@ -158,6 +167,9 @@ pub struct ShardResult {
 /// The current shard file format.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
+/// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`).
+pub const SHARD_VERSION: u32 = 2;
+
 /// Reads a shard result, naming the file when it cannot.
 pub fn read(path: &std::path::Path) -> Result<ShardResult> {
     let name = path.display();
@@ -168,9 +180,10 @@ pub fn read(path: &std::path::Path) -> Result<ShardResult> {
             "{name} is not a shard result (the JSON `count --shard` prints): {e}"
         ))
     })?;
-    if r.format != SHARD_FORMAT || r.version != 1 {
+    if r.format != SHARD_FORMAT || r.version != SHARD_VERSION {
         return Err(Error::Input(format!(
-            "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} version 1",
+            "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} version \
+             {SHARD_VERSION}",
             r.format, r.version
         )));
     }

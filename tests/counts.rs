@@ -93,18 +93,21 @@ fn kernels_agree_on_every_task_up_to_13() {
                 .map(|t| count_task(n, t, Kernel::Simple))
                 .collect();
             for (t, want) in plan.tasks.iter().zip(&simple) {
-                for k in [Kernel::Fast, Kernel::Lanes] {
+                for k in [Kernel::Fast, Kernel::Lanes, Kernel::Wide] {
                     assert_eq!(*want, count_task(n, t, k), "n={n} {alg:?} {k:?} {t:?}");
                 }
             }
-            // The lanes kernel in batches (its lanes mix tasks), of several sizes.
-            for size in [1, 3, 16] {
-                let batched: Vec<Tally> = plan
-                    .tasks
-                    .chunks(size)
-                    .flat_map(|c| plan.count_tasks(c, Kernel::Lanes))
-                    .collect();
-                assert_eq!(batched, simple, "n={n} {alg:?} batches of {size}");
+            // The lanes and wide kernels in batches (lanes mix tasks; wide reuses its piles),
+            // of several sizes.
+            for k in [Kernel::Lanes, Kernel::Wide] {
+                for size in [1, 3, 16] {
+                    let batched: Vec<Tally> = plan
+                        .tasks
+                        .chunks(size)
+                        .flat_map(|c| plan.count_tasks(c, k))
+                        .collect();
+                    assert_eq!(batched, simple, "n={n} {alg:?} {k:?} batches of {size}");
+                }
             }
         }
     }
@@ -115,11 +118,58 @@ fn kernels_agree_on_totals_for_14_and_15() {
     for n in [14u32, 15] {
         for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
             let s = tally_with(n, alg, 2, 2, Kernel::Simple);
-            for k in [Kernel::Fast, Kernel::Lanes] {
+            for k in [Kernel::Fast, Kernel::Lanes, Kernel::Wide] {
                 let f = tally_with(n, alg, 2, 2, k);
                 assert_eq!(s, f, "n={n} {alg:?} {k:?}");
             }
             assert_eq!(Some(s.total), Sequence::A000170.known(n));
         }
     }
+}
+
+/// The wide kernel's two builds (AVX-512 when this CPU has it, scalar everywhere) each
+/// against the simple kernel on the same specs: every task of N = 4..=13, and a 40-board
+/// (beyond the AVX-512 build's 32 columns) with most queens fixed.
+#[test]
+fn wide_kernel_paths_agree_with_simple() {
+    use nqueens::kernel::{simple, wide};
+    for alg in ALGORITHMS {
+        for n in 4..=13u32 {
+            let plan = Plan::new(n, alg, 1).unwrap();
+            for t in &plan.tasks {
+                let spec = plan.spec(t);
+                if spec.k < 3 || t.kind == nqueens::plan::TaskKind::Rotational {
+                    continue;
+                }
+                let want = simple::count(&spec);
+                assert_eq!(
+                    wide::count_scalar(&spec),
+                    want,
+                    "scalar n={n} {alg:?} {t:?}"
+                );
+                #[cfg(target_arch = "x86_64")]
+                if wide::avx512_cpu() {
+                    // SAFETY: checked just above.
+                    let got = unsafe { wide::count_avx512(&spec) };
+                    assert_eq!(got, want, "avx512 n={n} {alg:?} {t:?}");
+                }
+            }
+        }
+    }
+    // A 40-board solution (the classical construction), its first 28 rows kept.
+    let sol = nqueens::solutions::construct(40).unwrap();
+    let fixed: Vec<(u8, u8)> = sol
+        .iter()
+        .take(28)
+        .enumerate()
+        .map(|(r, &c)| (r as u8, c as u8))
+        .collect();
+    let spec = nqueens::kernel::Spec::new(40, &fixed);
+    let want = simple::count(&spec);
+    assert!(
+        want.solutions >= 1,
+        "the construction's own completion is among them"
+    );
+    assert_eq!(wide::count_scalar(&spec), want);
+    assert_eq!(wide::count(&spec), want);
 }

@@ -236,7 +236,7 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     if let Some(shard) = a.shard {
         let r = ShardResult {
             format: SHARD_FORMAT.into(),
-            version: 1,
+            version: nqueens::shard::SHARD_VERSION,
             plan: plan.id(),
             shard,
             tasks,

@@ -2,19 +2,23 @@
 //!
 //! Every task is a set of fixed queens (its [`Spec`]); a kernel searches the free rows only,
 //! with each row's squares attacked by the fixed queens precomputed. All kernels share one
-//! signature, `fn(&Spec) -> Counts`, and are pure: no locks, no allocation, no shared state.
+//! signature, `fn(&Spec) -> Counts`, and are pure: no locks, no shared state.
 //!
 //! - [`simple`]: plain recursion over the free rows: the yardstick (with a mirror plan it is the
 //!   classic recursive counter of Jeff Somers' program).
 //! - [`fast`]: an explicit-stack loop that counts the last free row without descending into it.
 //! - [`lanes`]: four subtrees (of any tasks in a batch) searched in lock step, branch-free, so
-//!   the processor overlaps them instead of stalling on mispredicted branches: the default.
+//!   the processor overlaps them instead of stalling on mispredicted branches.
+//! - [`wide`]: no path at all: each free row keeps a pile of pending nodes, and a step expands
+//!   16 nodes of one row at once (AVX-512 on CPUs that have it and boards up to 32, the same
+//!   steps in scalar code elsewhere): the default.
 //!
 //! Each kernel is compiled twice, portable and (on x86-64) with `popcnt`/`bmi1`/`bmi2`; the
-//! tuned build is chosen at run time when the CPU has those instructions ([`tuned_cpu`]).
+//! tuned build is chosen at run time when the CPU has those instructions ([`tuned_cpu`]);
+//! `wide` also checks for AVX-512 ([`wide::avx512_cpu`]).
 //!
-//! [`count_task`] picks the kernel and turns its counts into a [`Tally`], using
-//! [`crate::symmetry`] for the rare tasks whose solutions may equal one of their rotations.
+//! [`count_task`] picks the kernel and turns its counts into a [`Tally`]; the symmetric plan's
+//! rotational task is counted by [`crate::symmetry::count_rotational`] instead.
 
 /// Compiles a kernel body twice: as is, and (on x86-64) with the `popcnt`, `bmi1` and `bmi2`
 /// instructions enabled; the latter is used when the CPU has them (checked at run time, the
@@ -39,6 +43,7 @@ macro_rules! dispatch {
 pub mod fast;
 pub mod lanes;
 pub mod simple;
+pub mod wide;
 
 /// Whether this CPU runs the kernels' tuned build (x86-64 with popcnt, bmi1 and bmi2).
 pub fn tuned_cpu() -> bool {
@@ -56,10 +61,10 @@ pub fn tuned_cpu() -> bool {
 
 /// The instruction set the kernels run with on this CPU, for reports.
 pub fn cpu_features() -> &'static str {
-    if tuned_cpu() {
-        "x86-64+popcnt+bmi1+bmi2"
-    } else {
-        "portable"
+    match (tuned_cpu(), wide::avx512_cpu()) {
+        (true, true) => "x86-64+popcnt+bmi1+bmi2+avx512f",
+        (true, false) => "x86-64+popcnt+bmi1+bmi2",
+        _ => "portable",
     }
 }
 
@@ -78,8 +83,10 @@ pub enum Kernel {
     Simple,
     /// Explicit stack, last free row counted in place.
     Fast,
-    /// Several subtrees searched in lock step, branch-free: the default.
+    /// Several subtrees searched in lock step, branch-free.
     Lanes,
+    /// Many pending nodes of one row expanded together (16 AVX-512 lanes where available).
+    Wide,
 }
 
 impl Kernel {
@@ -89,6 +96,7 @@ impl Kernel {
             Kernel::Simple => "simple",
             Kernel::Fast => "fast",
             Kernel::Lanes => "lanes",
+            Kernel::Wide => "wide",
         }
     }
 
@@ -98,6 +106,7 @@ impl Kernel {
             Kernel::Simple => simple::count(spec),
             Kernel::Fast => fast::count(spec),
             Kernel::Lanes => lanes::count(spec),
+            Kernel::Wide => wide::count(spec),
         }
     }
 }
@@ -164,6 +173,16 @@ impl Spec {
     /// The spec of a planned task: its fixed queens plus the bounds its kind adds.
     pub fn for_task(n: u32, task: &Task) -> Spec {
         let mut spec = Spec::new(n, task.queens());
+        if task.kind == TaskKind::Corner {
+            // Of a corner solution and its transpose, the one whose column-1 queen is below
+            // row b (the row-1 queen's column) is counted: column 1 is barred in rows 2..=b.
+            let b = task.queens()[1].1 as usize;
+            for i in 0..spec.k {
+                if (spec.rows[i] as usize) <= b {
+                    spec.forbid[i] |= 2;
+                }
+            }
+        }
         if let TaskKind::Edge {
             bound1, late: true, ..
         } = task.kind
@@ -207,39 +226,53 @@ pub struct Counts {
     pub nodes: u64,
 }
 
-/// Solutions counted by the size of their class (orbit) under the 8 symmetries of the square.
+/// What the symmetric count knows about classes (orbits under the 8 symmetries of the square),
+/// summed over tasks.
 ///
-/// Every solution of an N×N board with N > 1 has an orbit of 2 (it is symmetric under a 90°
-/// turn), 4 (under a 180° turn only) or 8 (no symmetry); the lone 1×1 board has an orbit of 1.
+/// Every solution of an N×N board with N > 1 has an orbit of 2 (it is symmetric under a
+/// quarter turn), 4 (under a half turn only) or 8 (no symmetry); the lone 1×1 board has an
+/// orbit of 1. A task whose border is symmetric under `t` quarter turns finds each class of 8
+/// `t` times and counts `4/t` quarters per solution; it finds a symmetric class fewer times,
+/// so the whole plan's quarters fall short by 2 per class of 4 and 1 per class of 2, which the
+/// rotational task's counts restore (see [`crate::plan`]). The split is exact only for a whole
+/// plan: see [`Classes::orbits`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Classes {
     /// Classes of one solution (only the 1×1 board).
     pub c1: u128,
-    /// Classes of two solutions: symmetric under a quarter turn.
-    pub c2: u128,
-    /// Classes of four solutions: symmetric under a half turn but not a quarter turn.
-    pub c4: u128,
-    /// Classes of eight solutions: no symmetry.
+    /// Classes of eight found once each (tasks whose border no turn leaves as it is).
     pub c8: u128,
+    /// Quarters of a class found in tasks whose border a turn leaves as it is.
+    pub quarters: u128,
+    /// Solutions symmetric under a quarter turn (boards of 4 and more).
+    pub sym90: u128,
+    /// Solutions symmetric under a half turn, the quarter-turn ones included (boards of 4
+    /// and more).
+    pub sym180: u128,
 }
 
 impl Classes {
+    /// The number of classes of 1, 2, 4 and 8 solutions. Exact for a whole plan's sum;
+    /// for part of one the split of the quarters is only approximate.
+    pub fn orbits(&self) -> [u128; 4] {
+        let c2 = self.sym90 / 2;
+        let c4 = self.sym180.saturating_sub(self.sym90) / 4;
+        let c8 = self.c8 + self.quarters.saturating_sub(2 * c4 + c2) / 4;
+        [self.c1, c2, c4, c8]
+    }
     /// The number of classes: A002562's a(n) when summed over a whole board.
     pub fn unique(&self) -> u128 {
-        self.c1 + self.c2 + self.c4 + self.c8
-    }
-    /// The number of solutions these classes hold.
-    pub fn total(&self) -> u128 {
-        self.c1 + 2 * self.c2 + 4 * self.c4 + 8 * self.c8
+        self.orbits().iter().sum()
     }
 }
 
 impl AddAssign for Classes {
     fn add_assign(&mut self, o: Classes) {
         self.c1 += o.c1;
-        self.c2 += o.c2;
-        self.c4 += o.c4;
         self.c8 += o.c8;
+        self.quarters += o.quarters;
+        self.sym90 += o.sym90;
+        self.sym180 += o.sym180;
     }
 }
 
@@ -284,85 +317,95 @@ pub fn count_task(n: u32, task: &Task, kernel: Kernel) -> Tally {
 /// Counts the completions of `spec`, the board of `task` (possibly with more queens fixed, see
 /// [`crate::plan::Plan::spec`]), and weighs them as the task's kind says.
 pub fn count_spec(spec: &Spec, task: &Task, kernel: Kernel) -> Tally {
-    if leaf_checked(task) {
-        return count_leaf_checked(spec, task);
+    if let Some(t) = count_whole(spec, task) {
+        return t;
     }
     weigh(task, kernel.count(spec))
 }
 
-/// Whether a task's solutions need the leaf symmetry check (then it is counted by
-/// [`crate::symmetry::count_tied`], not by a kernel).
-pub fn leaf_checked(task: &Task) -> bool {
-    matches!(task.kind, TaskKind::Edge { ties: true, .. })
-}
-
-fn count_leaf_checked(spec: &Spec, task: &Task) -> Tally {
-    let TaskKind::Edge { bound1, .. } = task.kind else {
-        unreachable!("only tie edge tasks are leaf-checked")
-    };
-    let (c, nodes) = crate::symmetry::count_tied(spec, task.queens(), bound1);
-    Tally {
-        total: c.total(),
-        classes: Some(c),
-        nodes: nodes as u128,
+/// Counts the tasks no kernel counts: the rotational task of the symmetric plan.
+fn count_whole(spec: &Spec, task: &Task) -> Option<Tally> {
+    if task.kind != TaskKind::Rotational {
+        return None;
     }
+    let r = crate::symmetry::count_rotational(spec.n);
+    Some(Tally {
+        total: 0,
+        classes: Some(Classes {
+            sym90: r.sym90 as u128,
+            sym180: r.sym180 as u128,
+            ..Classes::default()
+        }),
+        nodes: r.nodes as u128,
+    })
 }
 
 /// Turns a kernel's counts of a task into its tally, by the task's kind.
 pub fn weigh(task: &Task, c: Counts) -> Tally {
-    let classes = |c: Classes, nodes: u64| Tally {
-        total: c.total(),
-        classes: Some(c),
-        nodes: nodes as u128,
-    };
-    match task.kind {
-        TaskKind::Weighted { weight } => Tally {
-            total: c.solutions as u128 * weight as u128,
-            classes: None,
-            nodes: c.nodes as u128,
-        },
+    let found = c.solutions as u128;
+    let (total, classes) = match task.kind {
+        TaskKind::Weighted { weight } => (found * weight as u128, None),
         // The 1×1 board's one solution is alone in its class; 2×2 and 3×3 have none.
-        TaskKind::Tiny => classes(
-            Classes {
-                c1: c.solutions as u128,
+        TaskKind::Tiny => (
+            found,
+            Some(Classes {
+                c1: found,
+                sym90: 0,
+                sym180: 0,
                 ..Classes::default()
-            },
-            c.nodes,
+            }),
         ),
-        // Corner solutions, and edge ones that no rotation can tie with, have no symmetry.
-        TaskKind::Corner | TaskKind::Edge { .. } => classes(
-            Classes {
-                c8: c.solutions as u128,
+        // Corner solutions, and edge ones whose border no turn keeps, are classes of 8.
+        TaskKind::Corner | TaskKind::Edge { turns: 1, .. } => (
+            8 * found,
+            Some(Classes {
+                c8: found,
                 ..Classes::default()
-            },
-            c.nodes,
+            }),
         ),
+        TaskKind::Edge { turns, .. } => (
+            8 * found / turns as u128,
+            Some(Classes {
+                quarters: 4 * found / turns as u128,
+                ..Classes::default()
+            }),
+        ),
+        TaskKind::Rotational => unreachable!("the rotational task is not counted by a kernel"),
+    };
+    Tally {
+        total,
+        classes,
+        nodes: c.nodes as u128,
     }
 }
 
 /// Counts a batch of tasks of one plan (their specs built by `spec`), in order. The `lanes`
-/// kernel searches several of them in lock step; the others count them one by one.
+/// and `wide` kernels search several of them at once; the others count them one by one.
 pub fn count_batch(tasks: &[Task], kernel: Kernel, spec: impl Fn(&Task) -> Spec) -> Vec<Tally> {
-    if kernel != Kernel::Lanes {
-        return tasks
-            .iter()
-            .map(|t| count_spec(&spec(t), t, kernel))
-            .collect();
-    }
+    let batch_kernel: fn(&[Spec], &mut [Counts]) = match kernel {
+        Kernel::Lanes => lanes::count_batch,
+        Kernel::Wide => wide::count_batch,
+        Kernel::Simple | Kernel::Fast => {
+            return tasks
+                .iter()
+                .map(|t| count_spec(&spec(t), t, kernel))
+                .collect()
+        }
+    };
     let mut out = vec![Tally::default(); tasks.len()];
     let mut batch = Vec::with_capacity(tasks.len());
     let mut at = Vec::with_capacity(tasks.len());
     for (i, t) in tasks.iter().enumerate() {
         let sp = spec(t);
-        if leaf_checked(t) {
-            out[i] = count_leaf_checked(&sp, t);
+        if let Some(whole) = count_whole(&sp, t) {
+            out[i] = whole;
         } else {
             batch.push(sp);
             at.push(i);
         }
     }
     let mut counts = vec![Counts::default(); batch.len()];
-    lanes::count_batch(&batch, &mut counts);
+    batch_kernel(&batch, &mut counts);
     for (j, &i) in at.iter().enumerate() {
         out[i] = weigh(&tasks[i], counts[j]);
     }
