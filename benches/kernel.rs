@@ -37,5 +37,45 @@ fn whole_board(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, whole_board);
+/// The `wide` kernel's scalar build (what CPUs without AVX-512, and boards over 32, get), on
+/// the same boards: every task's spec counted with `wide::count_scalar` (the rotational task
+/// of the symmetric plan is counted as in the engine).
+fn wide_scalar(c: &mut Criterion) {
+    use nqueens::kernel::{count_spec, fast, wide, Tally};
+    use nqueens::plan::TaskKind;
+    let mut g = c.benchmark_group("kernel");
+    g.sample_size(10);
+    for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
+        for n in 10..=13u32 {
+            let plan = Plan::new(n, alg, 2).expect("valid plan");
+            let id = format!("{}-wide-scalar", alg.name());
+            g.bench_with_input(BenchmarkId::new(id, n), &plan, |b, plan| {
+                b.iter(|| {
+                    let total: u128 = plan
+                        .tasks
+                        .iter()
+                        .map(|t| {
+                            let spec = plan.spec(black_box(t));
+                            if t.kind == TaskKind::Rotational {
+                                return count_spec(&spec, t, Kernel::Wide);
+                            }
+                            let counts = if spec.k < 3 {
+                                fast::count(&spec)
+                            } else {
+                                wide::count_scalar(&spec)
+                            };
+                            nqueens::kernel::weigh(t, counts)
+                        })
+                        .map(|t: Tally| t.total)
+                        .sum();
+                    assert_eq!(Some(total), nqueens::oeis::Sequence::A000170.known(plan.n));
+                    total
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, whole_board, wide_scalar);
 criterion_main!(benches);

@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// The default workload: `count 16`, about 1–2 s per run on one core of this machine.
-pub const DEFAULT_N: u32 = 16;
+/// The default workload: `count 18`, about 8 s per run on one core of this machine (`wide`
+/// kernel with AVX-512; about 4 times longer with its scalar build).
+pub const DEFAULT_N: u32 = 18;
 
 /// Export format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,11 +26,11 @@ enum Export {
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The workload is `count N` (default N = 16) with the default algorithm and \
+    after_help = "The workload is `count N` (default N = 18) with the default algorithm and \
     kernel, run --warmup times unmeasured and then --runs times at each thread count. Every \
     run's total (and unique count) is checked against OEIS: a wrong count aborts with exit 3.\n\n\
     Speedup and efficiency are against one thread (or the first thread count given).\n\n\
-    Examples:\n  nqueens bench\n  nqueens bench --n 17 --threads 1,2 --runs 3 --markdown\n  \
+    Examples:\n  nqueens bench\n  nqueens bench --n 16 --threads 1,2 --runs 3 --markdown\n  \
     nqueens bench --json --export bench.json"
 )]
 pub struct BenchArgs {
