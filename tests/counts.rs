@@ -148,7 +148,7 @@ fn wide_kernel_paths_agree_with_simple() {
                     "scalar n={n} {alg:?} {t:?}"
                 );
                 #[cfg(target_arch = "x86_64")]
-                if wide::avx512_cpu() {
+                if nqueens::kernel::avx512_cpu() {
                     // SAFETY: checked just above.
                     let got = unsafe { wide::count_avx512(&spec) };
                     assert_eq!(got, want, "avx512 n={n} {alg:?} {t:?}");

@@ -15,7 +15,7 @@
 //!
 //! Each kernel is compiled twice, portable and (on x86-64) with `popcnt`/`bmi1`/`bmi2`; the
 //! tuned build is chosen at run time when the CPU has those instructions ([`tuned_cpu`]);
-//! `wide` also checks for AVX-512 ([`wide::avx512_cpu`]).
+//! `wide` also checks for AVX-512 ([`avx512_cpu`]).
 //!
 //! [`count_task`] picks the kernel and turns its counts into a [`Tally`]; the symmetric plan's
 //! rotational task is counted by [`crate::symmetry::count_rotational`] instead.
@@ -59,9 +59,22 @@ pub fn tuned_cpu() -> bool {
     }
 }
 
+/// Whether this CPU runs the `wide` kernel's AVX-512 steps (AVX-512F and popcnt, x86-64).
+/// With [`tuned_cpu`], the one place where CPU features are detected.
+pub fn avx512_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The instruction set the kernels run with on this CPU, for reports.
 pub fn cpu_features() -> &'static str {
-    match (tuned_cpu(), wide::avx512_cpu()) {
+    match (tuned_cpu(), avx512_cpu()) {
         (true, true) => "x86-64+popcnt+bmi1+bmi2+avx512f",
         (true, false) => "x86-64+popcnt+bmi1+bmi2",
         _ => "portable",

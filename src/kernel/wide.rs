@@ -19,6 +19,7 @@
 //!
 //! Nodes are counted as in the other kernels: one per queen placed.
 
+use super::avx512_cpu;
 use super::{Counts, Spec};
 
 /// Nodes taken from a pile per step.
@@ -63,18 +64,6 @@ pub fn count_batch(specs: &[Spec], out: &mut [Counts]) {
         } else {
             count_scalar(s)
         };
-    }
-}
-
-/// Whether this CPU runs the AVX-512 steps (AVX-512F and popcnt).
-pub fn avx512_cpu() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 
@@ -309,7 +298,7 @@ fn step512(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64,
 /// (see [`count_batch_avx512`]).
 ///
 /// # Safety
-/// The CPU must have AVX-512F and popcnt (see [`avx512_cpu`]).
+/// The CPU must have AVX-512F and popcnt (see [`super::avx512_cpu`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 pub unsafe fn count_avx512(spec: &Spec) -> Counts {
@@ -326,7 +315,7 @@ pub unsafe fn count_avx512(spec: &Spec) -> Counts {
 /// work.
 ///
 /// # Safety
-/// The CPU must have AVX-512F and popcnt (see [`avx512_cpu`]).
+/// The CPU must have AVX-512F and popcnt (see [`super::avx512_cpu`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 pub unsafe fn count_batch_avx512(specs: &[Spec], out: &mut [Counts]) {
