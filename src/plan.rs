@@ -12,9 +12,10 @@
 //!   `D - 1` further free rows expanded.
 //!
 //! The symmetric constellations (N >= 4; smaller boards are one [`TaskKind::Tiny`] task):
-//! - **corner**: queens at (0,0), (1,b) with `2 <= b <= N-2`, and the column-1 queen at
-//!   (r,1) with `r > b` (of a solution and its transpose only this one qualifies). Such a
-//!   solution has no symmetry: a class of 8.
+//! - **corner**: queens at (0,0) and (1,b) with `2 <= b <= N-2`; column 1 is barred in rows
+//!   `2..=b`, so the column-1 queen stands below row b (of a solution and its transpose only
+//!   this one qualifies). Such a solution has no symmetry: a class of 8. These tasks are few
+//!   and large, so they are split [`LATE_EXTRA_DEPTH`] free rows deeper, like the late ones.
 //! - **edge** (for `b >= 3`): no corner queen; `b` is the smallest distance of a border queen
 //!   to the nearer end of its edge, turned to be the row-0 queen at (0,b), `b < N-1-b`; the
 //!   column-0 queen at (rL,0), the column-(N-1) queen at (rR,N-1) and the row-(N-1) queen at
@@ -44,7 +45,7 @@ use crate::kernel::{count_spec, Kernel, Spec, Tally, MAX_FIXED};
 /// The deepest `--split-depth`.
 pub const MAX_SPLIT_DEPTH: u32 = 3;
 
-/// Extra free rows expanded in the late-bound edge tasks of the symmetric plan: without them a
+/// Extra free rows expanded in the corner and late-bound edge tasks of the symmetric plan: without them a
 /// handful of those tasks hold most of the work and one worker finishes alone.
 pub const LATE_EXTRA_DEPTH: u32 = 2;
 

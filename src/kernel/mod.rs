@@ -363,8 +363,6 @@ pub fn weigh(task: &Task, c: Counts) -> Tally {
             found,
             Some(Classes {
                 c1: found,
-                sym90: 0,
-                sym180: 0,
                 ..Classes::default()
             }),
         ),
