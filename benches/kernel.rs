@@ -37,45 +37,65 @@ fn whole_board(c: &mut Criterion) {
     g.finish();
 }
 
-/// The `wide` kernel's scalar build (what CPUs without AVX-512, and boards over 32, get), on
-/// the same boards: every task's spec counted with `wide::count_scalar` (the rotational task
-/// of the symmetric plan is counted as in the engine).
-fn wide_scalar(c: &mut Criterion) {
-    use nqueens::kernel::{count_spec, fast, wide, Tally};
+/// A build of the `wide` kernel: counts one spec.
+type Build = dyn Fn(&nqueens::kernel::Spec) -> nqueens::kernel::Counts;
+
+/// The `wide` kernel's other builds on the same boards: scalar (what CPUs without AVX2, and
+/// boards over 32, get) and AVX2 (CPUs without AVX-512; benched when this CPU has AVX2). Every
+/// task's spec is counted by that build (the symmetric plan's rotational task as in the
+/// engine).
+fn wide_builds(c: &mut Criterion) {
+    use nqueens::kernel::{count_spec, fast, wide, Counts, Spec, Tally};
     use nqueens::plan::TaskKind;
+    let scalar = |s: &Spec| {
+        if s.k < 3 {
+            fast::count(s)
+        } else {
+            wide::count_scalar(s)
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = |s: &Spec| {
+        let mut out = [Counts::default()];
+        // SAFETY: only benched when the CPU has AVX2 (below).
+        unsafe { wide::count_batch_avx2(std::slice::from_ref(s), &mut out) };
+        out[0]
+    };
+    let mut builds: Vec<(&str, &Build)> = vec![("scalar", &scalar)];
+    #[cfg(target_arch = "x86_64")]
+    if nqueens::kernel::avx2_cpu() {
+        builds.push(("avx2", &avx2));
+    }
     let mut g = c.benchmark_group("kernel");
     g.sample_size(10);
-    for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
-        for n in 10..=13u32 {
-            let plan = Plan::new(n, alg, 2).expect("valid plan");
-            let id = format!("{}-wide-scalar", alg.name());
-            g.bench_with_input(BenchmarkId::new(id, n), &plan, |b, plan| {
-                b.iter(|| {
-                    let total: u128 = plan
-                        .tasks
-                        .iter()
-                        .map(|t| {
-                            let spec = plan.spec(black_box(t));
-                            if t.kind == TaskKind::Rotational {
-                                return count_spec(&spec, t, Kernel::Wide);
-                            }
-                            let counts = if spec.k < 3 {
-                                fast::count(&spec)
-                            } else {
-                                wide::count_scalar(&spec)
-                            };
-                            nqueens::kernel::weigh(t, counts)
-                        })
-                        .map(|t: Tally| t.total)
-                        .sum();
-                    assert_eq!(Some(total), nqueens::oeis::Sequence::A000170.known(plan.n));
-                    total
-                })
-            });
+    for (name, build) in builds {
+        for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
+            for n in 10..=13u32 {
+                let plan = Plan::new(n, alg, 2).expect("valid plan");
+                let id = format!("{}-wide-{name}", alg.name());
+                g.bench_with_input(BenchmarkId::new(id, n), &plan, |b, plan| {
+                    b.iter(|| {
+                        let total: u128 = plan
+                            .tasks
+                            .iter()
+                            .map(|t| {
+                                let spec = plan.spec(black_box(t));
+                                if t.kind == TaskKind::Rotational {
+                                    return count_spec(&spec, t, Kernel::Wide);
+                                }
+                                nqueens::kernel::weigh(t, build(&spec))
+                            })
+                            .map(|t: Tally| t.total)
+                            .sum();
+                        assert_eq!(Some(total), nqueens::oeis::Sequence::A000170.known(plan.n));
+                        total
+                    })
+                });
+            }
         }
     }
     g.finish();
 }
 
-criterion_group!(benches, whole_board, wide_scalar);
+criterion_group!(benches, whole_board, wide_builds);
 criterion_main!(benches);

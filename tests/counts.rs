@@ -127,7 +127,7 @@ fn kernels_agree_on_totals_for_14_and_15() {
     }
 }
 
-/// The wide kernel's two builds (AVX-512 when this CPU has it, scalar everywhere) each
+/// The wide kernel's builds (AVX-512 and AVX2 when this CPU has them, scalar everywhere) each
 /// against the simple kernel on the same specs: every task of N = 4..=13, and a 40-board
 /// (beyond the AVX-512 build's 32 columns) with most queens fixed.
 #[test]
@@ -152,6 +152,13 @@ fn wide_kernel_paths_agree_with_simple() {
                     // SAFETY: checked just above.
                     let got = unsafe { wide::count_avx512(&spec) };
                     assert_eq!(got, want, "avx512 n={n} {alg:?} {t:?}");
+                }
+                #[cfg(target_arch = "x86_64")]
+                if nqueens::kernel::avx2_cpu() {
+                    let mut got = [Default::default()];
+                    // SAFETY: checked just above.
+                    unsafe { wide::count_batch_avx2(std::slice::from_ref(&spec), &mut got) };
+                    assert_eq!(got[0], want, "avx2 n={n} {alg:?} {t:?}");
                 }
             }
         }

@@ -75,7 +75,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
     /// The counting kernel: `wide` (16 nodes of one row expanded per step, with AVX-512 where
-    /// the CPU has it and N <= 32, scalar code elsewhere), `lanes` (four subtrees searched in lock
+    /// the CPU has it and N <= 32, 8 with AVX2, scalar code elsewhere), `lanes` (four subtrees searched in lock
     /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
     #[arg(long, short = 'k', value_enum, default_value_t = DEFAULT_KERNEL)]
     pub kernel: Kernel,

@@ -10,12 +10,12 @@
 //! - [`lanes`]: four subtrees (of any tasks in a batch) searched in lock step, branch-free, so
 //!   the processor overlaps them instead of stalling on mispredicted branches.
 //! - [`wide`]: no path at all: each free row keeps a pile of pending nodes, and a step expands
-//!   16 nodes of one row at once (AVX-512 on CPUs that have it and boards up to 32, the same
-//!   steps in scalar code elsewhere): the default.
+//!   16 nodes of one row at once (AVX-512 on CPUs that have it and boards up to 32; 8 with
+//!   AVX2; the same steps in scalar code elsewhere): the default.
 //!
 //! Each kernel is compiled twice, portable and (on x86-64) with `popcnt`/`bmi1`/`bmi2`; the
 //! tuned build is chosen at run time when the CPU has those instructions ([`tuned_cpu`]);
-//! `wide` also checks for AVX-512 ([`avx512_cpu`]).
+//! `wide` also checks for AVX-512 ([`avx512_cpu`]), else AVX2 ([`avx2_cpu`]).
 //!
 //! [`count_task`] picks the kernel and turns its counts into a [`Tally`]; the symmetric plan's
 //! rotational task is counted by [`crate::symmetry::count_rotational`] instead.
@@ -72,11 +72,25 @@ pub fn avx512_cpu() -> bool {
     }
 }
 
+/// Whether this CPU runs the `wide` kernel's AVX2 steps (AVX2 and popcnt, x86-64), used when
+/// it has no AVX-512.
+pub fn avx2_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The instruction set the kernels run with on this CPU, for reports.
 pub fn cpu_features() -> &'static str {
-    match (tuned_cpu(), avx512_cpu()) {
-        (true, true) => "x86-64+popcnt+bmi1+bmi2+avx512f",
-        (true, false) => "x86-64+popcnt+bmi1+bmi2",
+    match (tuned_cpu(), avx512_cpu(), avx2_cpu()) {
+        (true, true, _) => "x86-64+popcnt+bmi1+bmi2+avx512f",
+        (true, false, true) => "x86-64+popcnt+bmi1+bmi2+avx2",
+        (true, false, false) => "x86-64+popcnt+bmi1+bmi2",
         _ => "portable",
     }
 }
@@ -98,7 +112,8 @@ pub enum Kernel {
     Fast,
     /// Several subtrees searched in lock step, branch-free.
     Lanes,
-    /// Many pending nodes of one row expanded together (16 AVX-512 lanes where available).
+    /// Many pending nodes of one row expanded together (16 AVX-512 or 8 AVX2 lanes where
+    /// available).
     Wide,
 }
 

@@ -13,13 +13,14 @@
 //! On x86-64 CPUs with AVX-512 and boards up to 32 columns, a step is 16 `u32` lanes in one
 //! register each for columns, diagonals and squares, packed with `vpcompressd`, and each task
 //! is searched as two searches whose steps alternate (a step waits on what the step before
-//! it packed; the other search fills that wait). Elsewhere the same steps run in scalar code
-//! on `u64` masks (any board up to 64), packing by writing every node and advancing the
+//! it packed; the other search fills that wait). CPUs with AVX2 but not AVX-512 run 8 lanes,
+//! packing with `vpermd` and a table of lane orders. Elsewhere the same steps run in scalar
+//! code on `u64` masks (any board up to 64), packing by writing every node and advancing the
 //! pile's end only past the live ones.
 //!
 //! Nodes are counted as in the other kernels: one per queen placed.
 
-use super::avx512_cpu;
+use super::{avx2_cpu, avx512_cpu};
 use super::{Counts, Spec};
 
 /// Nodes taken from a pile per step.
@@ -40,8 +41,8 @@ struct Pile<T: Copy> {
     avail: [T; CAP],
 }
 
-/// Counts the completions of `spec`, with AVX-512 when this CPU has it and the board fits
-/// in 32 columns, else with the scalar steps.
+/// Counts the completions of `spec`: with AVX-512 (else AVX2) when this CPU has it and the
+/// board fits in 32 columns, else with the scalar steps.
 pub fn count(spec: &Spec) -> Counts {
     let mut out = [Counts::default()];
     count_batch(std::slice::from_ref(spec), &mut out);
@@ -49,14 +50,20 @@ pub fn count(spec: &Spec) -> Counts {
 }
 
 /// Counts the completions of every spec in `specs` into `out` (same length): with AVX-512
-/// when this CPU has it and the boards fit in 32 columns (see [`count_batch_avx512`]), else
-/// with the scalar steps.
+/// (else AVX2) when this CPU has it and the boards fit in 32 columns (see
+/// [`count_batch_avx512`], [`count_batch_avx2`]), else with the scalar steps.
 pub fn count_batch(specs: &[Spec], out: &mut [Counts]) {
     assert_eq!(specs.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if specs.iter().all(|s| s.n <= 32) && avx512_cpu() {
-        // SAFETY: the CPU has AVX-512F and popcnt.
-        return unsafe { count_batch_avx512(specs, out) };
+    if specs.iter().all(|s| s.n <= 32) {
+        if avx512_cpu() {
+            // SAFETY: the CPU has AVX-512F and popcnt.
+            return unsafe { count_batch_avx512(specs, out) };
+        }
+        if avx2_cpu() {
+            // SAFETY: the CPU has AVX2 and popcnt.
+            return unsafe { count_batch_avx2(specs, out) };
+        }
     }
     for (s, o) in specs.iter().zip(out) {
         *o = if s.k < 3 {
@@ -202,6 +209,58 @@ impl<T: Copy + Default> Front<T> {
     }
 }
 
+/// The two-search loop shared by the vector builds: counts every spec of `$specs` into `$out`
+/// with `$step` (a step function over `Front<u32>`, see [`step512`]). A macro, not a generic
+/// function, so that each build's loop is compiled inside its own `#[target_feature]` function.
+macro_rules! two_searches {
+    ($specs:expr, $out:expr, $step:ident) => {{
+        let (specs, out): (&[Spec], &mut [Counts]) = ($specs, $out);
+        let k_max = specs.iter().map(|s| s.k).max().unwrap_or(0);
+        // Made once per batch: a search leaves its piles empty when it is done.
+        let mut a = Front::<u32>::new(k_max);
+        let mut b = Front::<u32>::new(k_max);
+        for (spec, o) in specs.iter().zip(out.iter_mut()) {
+            if spec.k < 3 {
+                *o = super::fast::count(spec);
+                continue;
+            }
+            let k = spec.k;
+            let (allow, gap) = rows_of(spec);
+            let ok: [u32; 64] = std::array::from_fn(|i| allow[i] as u32);
+            if ok[0] != 0 {
+                a.push(0, [0, 0, 0, ok[0]]);
+                share(&mut a, &mut b);
+            }
+            let (mut nodes, mut solutions) = (0u64, 0u64);
+            loop {
+                let (pa, pb) = match (a.pick(), b.pick()) {
+                    (None, None) => break,
+                    (None, Some(_)) => {
+                        share(&mut b, &mut a);
+                        (a.pick(), b.pick())
+                    }
+                    (Some(_), None) => {
+                        share(&mut a, &mut b);
+                        (a.pick(), b.pick())
+                    }
+                    both => both,
+                };
+                if let Some(i) = pa {
+                    let (n, s) = $step(&mut a, i, i + 2 == k, ok[i + 1], gap[i]);
+                    nodes += n;
+                    solutions += s;
+                }
+                if let Some(i) = pb {
+                    let (n, s) = $step(&mut b, i, i + 2 == k, ok[i + 1], gap[i]);
+                    nodes += n;
+                    solutions += s;
+                }
+            }
+            *o = Counts { solutions, nodes };
+        }
+    }};
+}
+
 /// Gives the idle search `to` work from `from`: half the nodes of `from`'s shallowest pile,
 /// or, if that pile holds one node, half of that node's untried squares. Returns false if
 /// `from` has no work to share.
@@ -324,49 +383,107 @@ pub unsafe fn count_batch_avx512(specs: &[Spec], out: &mut [Counts]) {
         specs.iter().all(|s| s.n <= 32),
         "the AVX-512 steps need 32 columns at most"
     );
-    let k_max = specs.iter().map(|s| s.k).max().unwrap_or(0);
-    // Made once per batch: a search leaves its piles empty when it is done.
-    let mut a = Front::<u32>::new(k_max);
-    let mut b = Front::<u32>::new(k_max);
-    for (spec, o) in specs.iter().zip(out) {
-        if spec.k < 3 {
-            *o = super::fast::count(spec);
-            continue;
-        }
-        let k = spec.k;
-        let (allow, gap) = rows_of(spec);
-        let ok: [u32; 64] = std::array::from_fn(|i| allow[i] as u32);
-        if ok[0] != 0 {
-            a.push(0, [0, 0, 0, ok[0]]);
-            share(&mut a, &mut b);
-        }
-        let (mut nodes, mut solutions) = (0u64, 0u64);
-        loop {
-            let (pa, pb) = match (a.pick(), b.pick()) {
-                (None, None) => break,
-                (None, Some(_)) => {
-                    share(&mut b, &mut a);
-                    (a.pick(), b.pick())
-                }
-                (Some(_), None) => {
-                    share(&mut a, &mut b);
-                    (a.pick(), b.pick())
-                }
-                both => both,
-            };
-            if let Some(i) = pa {
-                let (n, s) = step512(&mut a, i, i + 2 == k, ok[i + 1], gap[i]);
-                nodes += n;
-                solutions += s;
+    two_searches!(specs, out, step512)
+}
+
+/// Lanes of the AVX2 build: 8 `u32` in a 256-bit register.
+const WIDTH2: usize = 8;
+
+/// For each 8-bit mask, the lane indices of its set bits in order: `vpermd` with this packs the
+/// chosen lanes to the front, as `vpcompressd` does in AVX-512.
+static PACK: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut lane, mut at) = (0, 0);
+        while lane < 8 {
+            if m >> lane & 1 == 1 {
+                t[m][at] = lane as u32;
+                at += 1;
             }
-            if let Some(i) = pb {
-                let (n, s) = step512(&mut b, i, i + 2 == k, ok[i + 1], gap[i]);
-                nodes += n;
-                solutions += s;
-            }
+            lane += 1;
         }
-        *o = Counts { solutions, nodes };
+        m += 1;
     }
+    t
+};
+
+/// One step of a search with AVX2: as [`step512`] with 8 lanes, packing with `vpermd` and a
+/// table ([`PACK`]) instead of `vpcompressd`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+fn step256(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let take = f.cnt[i].min(WIDTH2);
+    let base = f.cnt[i] - take;
+    let at = f.cnt[i + 1];
+    debug_assert!(i + 1 < f.piles.len() && base + WIDTH2 <= CAP && at + WIDTH2 <= CAP);
+    let lm = (1u32 << take) - 1;
+    // SAFETY: as in `step512`, with 8 lanes: every load and store stays inside the piles.
+    unsafe {
+        let p = f.piles.as_mut_ptr();
+        let (cur, next) = (p.add(i), p.add(i + 1));
+        let ld = |a: *const u32| _mm256_loadu_si256(a.add(base) as *const __m256i);
+        let c = ld((*cur).cols.as_ptr());
+        let x = ld((*cur).d1.as_ptr());
+        let y = ld((*cur).d2.as_ptr());
+        let a = ld((*cur).avail.as_ptr());
+        let zero = _mm256_setzero_si256();
+        let g = _mm256_set1_epi32(gap as i32);
+        let ok = _mm256_set1_epi32(ok as i32);
+        let bit = _mm256_and_si256(a, _mm256_sub_epi32(zero, a));
+        let rest = _mm256_xor_si256(a, bit);
+        let nc = _mm256_or_si256(c, bit);
+        let nx = _mm256_sllv_epi32(_mm256_or_si256(x, bit), g);
+        let ny = _mm256_srlv_epi32(_mm256_or_si256(y, bit), g);
+        let free = _mm256_andnot_si256(_mm256_or_si256(_mm256_or_si256(nc, nx), ny), ok);
+        let nonzero = |v: __m256i| {
+            let z = _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero));
+            !(_mm256_movemask_ps(z) as u32) & lm
+        };
+        let (kb, kf) = (nonzero(rest), nonzero(free));
+        let st = |dst: *mut u32, at: usize, perm: __m256i, v: __m256i| {
+            let packed = _mm256_permutevar8x32_epi32(v, perm);
+            _mm256_storeu_si256(dst.add(at) as *mut __m256i, packed)
+        };
+        let pb = _mm256_loadu_si256(PACK[kb as usize].as_ptr() as *const __m256i);
+        st((*cur).cols.as_mut_ptr(), base, pb, c);
+        st((*cur).d1.as_mut_ptr(), base, pb, x);
+        st((*cur).d2.as_mut_ptr(), base, pb, y);
+        st((*cur).avail.as_mut_ptr(), base, pb, rest);
+        f.cnt[i] = base + kb.count_ones() as usize;
+        f.refresh(i);
+        let born = kf.count_ones() as u64;
+        if leaf {
+            return (take as u64 + born, born);
+        }
+        let pf = _mm256_loadu_si256(PACK[kf as usize].as_ptr() as *const __m256i);
+        st((*next).cols.as_mut_ptr(), at, pf, nc);
+        st((*next).d1.as_mut_ptr(), at, pf, nx);
+        st((*next).d2.as_mut_ptr(), at, pf, ny);
+        st((*next).avail.as_mut_ptr(), at, pf, free);
+        f.cnt[i + 1] = at + born as usize;
+        f.refresh(i + 1);
+        (take as u64, 0)
+    }
+}
+
+/// Counts the completions of every spec in `specs` (at most 32 columns) into `out` (same
+/// length) with 8 AVX2 lanes per step, two searches alternating (see
+/// [`count_batch_avx512`]).
+///
+/// # Safety
+/// The CPU must have AVX2 and popcnt (see [`super::avx2_cpu`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn count_batch_avx2(specs: &[Spec], out: &mut [Counts]) {
+    assert_eq!(specs.len(), out.len());
+    assert!(
+        specs.iter().all(|s| s.n <= 32),
+        "the AVX2 steps need 32 columns at most"
+    );
+    two_searches!(specs, out, step256)
 }
 
 #[cfg(test)]
@@ -375,16 +492,33 @@ mod tests {
     use crate::kernel::simple;
 
     #[test]
-    fn scalar_and_avx512_steps_match_simple() {
+    fn scalar_and_vector_steps_match_simple() {
         for fixed in [&[][..], &[(0, 1)], &[(0, 1), (3, 0)], &[(2, 2), (7, 5)]] {
             let s = Spec::new(8, fixed);
             assert_eq!(count_scalar(&s), simple::count(&s), "{fixed:?}");
             #[cfg(target_arch = "x86_64")]
             if avx512_cpu() {
+                // SAFETY: checked just above.
                 assert_eq!(unsafe { count_avx512(&s) }, simple::count(&s), "{fixed:?}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if avx2_cpu() {
+                let mut got = [Counts::default()];
+                // SAFETY: checked just above.
+                unsafe { count_batch_avx2(std::slice::from_ref(&s), &mut got) };
+                assert_eq!(got[0], simple::count(&s), "{fixed:?}");
             }
         }
         let s = Spec::new(10, &[]);
         assert_eq!(count_scalar(&s).solutions, 724);
+    }
+
+    #[test]
+    fn pack_table_lists_each_masks_lanes_in_order() {
+        assert_eq!(PACK[0b1010_0110][..4], [1, 2, 5, 7]);
+        for (m, row) in PACK.iter().enumerate() {
+            let lanes: Vec<u32> = (0..8).filter(|l| m >> l & 1 == 1).collect();
+            assert_eq!(row[..lanes.len()], lanes[..], "mask {m:08b}");
+        }
     }
 }
