@@ -134,15 +134,16 @@ fn step_scalar(f: &mut Front<u64>, i: usize, leaf: bool, ok: u64, g: u32) -> (u6
         [next.cols[o], next.d1[o], next.d2[o], next.avail[o]] = [c, x, y, free];
         out += (free != 0) as usize;
     }
-    f.cnt[i] = back;
-    f.refresh(i);
-    let born = (out - f.cnt[i + 1]) as u64;
-    if leaf {
-        return (take as u64 + born, born);
+    let born = out - f.cnt[i + 1];
+    f.settle(i, take, base, back - base, born, leaf)
+}
+
+impl<T: Copy> Pile<T> {
+    /// The four arrays, in the order of a node: columns, both diagonals, untried squares.
+    #[inline(always)]
+    fn arrays(&mut self) -> [&mut [T; CAP]; 4] {
+        [&mut self.cols, &mut self.d1, &mut self.d2, &mut self.avail]
     }
-    f.cnt[i + 1] = out;
-    f.refresh(i + 1);
-    (take as u64, 0)
 }
 
 /// One search's piles and which of them hold nodes.
@@ -190,6 +191,29 @@ impl<T: Copy + Default> Front<T> {
         let c = self.cnt[j];
         self.full = (self.full & !(1 << j)) | (((c >= WIDTH) as u64) << j);
         self.some = (self.some & !(1 << j)) | (((c > 0) as u64) << j);
+    }
+
+    /// Books a step on pile `i` that took `take` nodes from `base` on: `kept` of them went
+    /// back (from `base` on), `born` children went onto pile `i + 1` (unless `leaf`: then they
+    /// are solutions, counted, not kept). Returns the nodes placed and the solutions found.
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        i: usize,
+        take: usize,
+        base: usize,
+        kept: usize,
+        born: usize,
+        leaf: bool,
+    ) -> (u64, u64) {
+        self.cnt[i] = base + kept;
+        self.refresh(i);
+        if leaf {
+            return ((take + born) as u64, born as u64);
+        }
+        self.cnt[i + 1] += born;
+        self.refresh(i + 1);
+        (take as u64, 0)
     }
 
     /// Appends a node to pile `i`.
@@ -327,29 +351,19 @@ fn step512(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64,
         let free = _mm512_ternarylogic_epi32::<0x10>(ok, _mm512_or_si512(nc, nx), ny);
         let kb = _mm512_mask_test_epi32_mask(lm, rest, rest);
         let kf = _mm512_mask_test_epi32_mask(lm, free, free);
-        let st = |dst: *mut u32, at: usize, m: __mmask16, v: __m512i| {
-            _mm512_storeu_si512(
-                dst.add(at) as *mut __m512i,
-                _mm512_maskz_compress_epi32(m, v),
-            )
+        // Packs the chosen lanes of a node's four vectors onto a pile, from index `at` on.
+        let put = |pile: *mut Pile<u32>, at: usize, m: __mmask16, node: [__m512i; 4]| {
+            for (dst, v) in (*pile).arrays().into_iter().zip(node) {
+                let packed = _mm512_maskz_compress_epi32(m, v);
+                _mm512_storeu_si512(dst.as_mut_ptr().add(at) as *mut __m512i, packed);
+            }
         };
-        st((*cur).cols.as_mut_ptr(), base, kb, c);
-        st((*cur).d1.as_mut_ptr(), base, kb, x);
-        st((*cur).d2.as_mut_ptr(), base, kb, y);
-        st((*cur).avail.as_mut_ptr(), base, kb, rest);
-        f.cnt[i] = base + kb.count_ones() as usize;
-        f.refresh(i);
-        let born = kf.count_ones() as u64;
-        if leaf {
-            return (take as u64 + born, born);
+        put(cur, base, kb, [c, x, y, rest]);
+        if !leaf {
+            put(next, at, kf, [nc, nx, ny, free]);
         }
-        st((*next).cols.as_mut_ptr(), at, kf, nc);
-        st((*next).d1.as_mut_ptr(), at, kf, nx);
-        st((*next).d2.as_mut_ptr(), at, kf, ny);
-        st((*next).avail.as_mut_ptr(), at, kf, free);
-        f.cnt[i + 1] = at + born as usize;
-        f.refresh(i + 1);
-        (take as u64, 0)
+        let (kept, born) = (kb.count_ones() as usize, kf.count_ones() as usize);
+        f.settle(i, take, base, kept, born, leaf)
     }
 }
 
@@ -443,29 +457,20 @@ fn step256(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64,
             !(_mm256_movemask_ps(z) as u32) & lm
         };
         let (kb, kf) = (nonzero(rest), nonzero(free));
-        let st = |dst: *mut u32, at: usize, perm: __m256i, v: __m256i| {
-            let packed = _mm256_permutevar8x32_epi32(v, perm);
-            _mm256_storeu_si256(dst.add(at) as *mut __m256i, packed)
+        // Packs the chosen lanes (`perm`: their order, from PACK) onto a pile from `at` on.
+        let put = |pile: *mut Pile<u32>, at: usize, perm: __m256i, node: [__m256i; 4]| {
+            for (dst, v) in (*pile).arrays().into_iter().zip(node) {
+                let packed = _mm256_permutevar8x32_epi32(v, perm);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(at) as *mut __m256i, packed);
+            }
         };
-        let pb = _mm256_loadu_si256(PACK[kb as usize].as_ptr() as *const __m256i);
-        st((*cur).cols.as_mut_ptr(), base, pb, c);
-        st((*cur).d1.as_mut_ptr(), base, pb, x);
-        st((*cur).d2.as_mut_ptr(), base, pb, y);
-        st((*cur).avail.as_mut_ptr(), base, pb, rest);
-        f.cnt[i] = base + kb.count_ones() as usize;
-        f.refresh(i);
-        let born = kf.count_ones() as u64;
-        if leaf {
-            return (take as u64 + born, born);
+        let order = |m: u32| _mm256_loadu_si256(PACK[m as usize].as_ptr() as *const __m256i);
+        put(cur, base, order(kb), [c, x, y, rest]);
+        if !leaf {
+            put(next, at, order(kf), [nc, nx, ny, free]);
         }
-        let pf = _mm256_loadu_si256(PACK[kf as usize].as_ptr() as *const __m256i);
-        st((*next).cols.as_mut_ptr(), at, pf, nc);
-        st((*next).d1.as_mut_ptr(), at, pf, nx);
-        st((*next).d2.as_mut_ptr(), at, pf, ny);
-        st((*next).avail.as_mut_ptr(), at, pf, free);
-        f.cnt[i + 1] = at + born as usize;
-        f.refresh(i + 1);
-        (take as u64, 0)
+        let (kept, born) = (kb.count_ones() as usize, kf.count_ones() as usize);
+        f.settle(i, take, base, kept, born, leaf)
     }
 }
 
