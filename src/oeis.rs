@@ -82,6 +82,20 @@ pub fn check(seq: Sequence, n: u32, computed: u128) -> Check {
     }
 }
 
+/// The cross-check as a result: `Err(Error::Mismatch)` (exit code 3) if the table knows
+/// a(n) and `computed` differs, else `Ok`.
+pub fn verify(seq: Sequence, n: u32, computed: u128) -> crate::error::Result<()> {
+    match seq.known(n) {
+        Some(known) if known != computed => Err(crate::error::Error::Mismatch {
+            sequence: seq.id(),
+            n,
+            computed,
+            known,
+        }),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +108,21 @@ mod tests {
         let b = Sequence::A002562.known_values();
         assert_eq!(b.len(), 27);
         assert!(b.iter().enumerate().all(|(i, &(n, _))| n == i as u32 + 1));
+    }
+
+    #[test]
+    fn verify_is_an_error_only_for_a_known_value_that_differs() {
+        assert!(verify(Sequence::A000170, 8, 92).is_ok());
+        assert!(verify(Sequence::A000170, 40, 1).is_ok()); // not known: nothing to check
+        let e = verify(Sequence::A002562, 8, 13).unwrap_err();
+        assert!(matches!(
+            e,
+            crate::error::Error::Mismatch {
+                computed: 13,
+                known: 12,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_bad_input, json, nqueens, stdout_of};
+use common::{assert_bad_input, json, nqueens, solution_of, stdout_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -179,12 +179,7 @@ fn solve_large_boards_by_construction_and_every_answer_is_valid() {
     for n in ["40", "1000", "1000000"] {
         let v = json(&["solve", n, "--json"]);
         assert_eq!(v["method"], "construct");
-        let cols: Vec<usize> = v["solution"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap() as usize - 1)
-            .collect();
+        let cols = solution_of(&v);
         assert_eq!(cols.len(), n.parse::<usize>().unwrap());
         assert!(nqueens::solutions::is_solution(&cols), "n={n}");
     }

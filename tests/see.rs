@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_bad_input, assert_refused, json, nqueens, stdout_of};
+use common::{assert_bad_input, assert_refused, json, nqueens, solution_of, stdout_of};
 use nqueens::engine;
 use nqueens::place::holds;
 use nqueens::search::{complete, min_conflicts, Completion};
@@ -121,12 +121,7 @@ fn search_completes_random_feasible_placements() {
 fn solve_with_placements_large_and_impossible() {
     let v = json(&["solve", "100", "--first-queen", "7", "--json"]);
     assert_eq!(v["method"], "search");
-    let s: Vec<usize> = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize - 1)
-        .collect();
+    let s = solution_of(&v);
     assert!(is_solution(&s) && s[0] == 6);
     // 6×6 has no solution with a corner queen: a normal, clear answer.
     nqueens()

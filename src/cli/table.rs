@@ -1,7 +1,7 @@
 //! `nqueens table A..B`.
 
 use super::{print, EngineArgs};
-use nqueens::oeis::{check, Sequence};
+use nqueens::oeis::{check, verify, Sequence};
 use nqueens::{engine, Algorithm, Error, Plan};
 use serde::Serialize;
 
@@ -105,13 +105,8 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             }
         };
         print(&text)?;
-        if let (Some(false), Some(known), None) = (c.matches, c.known, &first_mismatch) {
-            first_mismatch = Some(Error::Mismatch {
-                sequence: seq.id(),
-                n,
-                computed: value,
-                known,
-            });
+        if first_mismatch.is_none() {
+            first_mismatch = verify(seq, n, value).err();
         }
     }
     match first_mismatch {

@@ -1,7 +1,7 @@
 //! `nqueens trace N` and `nqueens tree N`.
 
 use super::{parse_n, print};
-use nqueens::oeis::Sequence;
+use nqueens::oeis::{verify, Sequence};
 use nqueens::trace::{trace, tree, Event};
 use nqueens::Error;
 use std::fmt::Write as _;
@@ -202,17 +202,7 @@ pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
     let levels = tree(a.n);
     let total: u128 = levels.iter().sum();
     let last = levels[a.n as usize];
-    if let Some(k) = Sequence::A000170.known(a.n) {
-        if k != last {
-            return Err(Error::Mismatch {
-                sequence: Sequence::A000170.id(),
-                n: a.n,
-                computed: last,
-                known: k,
-            }
-            .into());
-        }
-    }
+    verify(Sequence::A000170, a.n, last)?;
     if a.json {
         let v = serde_json::json!({ "n": a.n, "levels": levels, "total": total });
         return print(&(v.to_string() + "\n"));

@@ -17,6 +17,16 @@ pub fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The `"solution"` of a `solve --json` answer (1-based columns) as 0-based columns.
+pub fn solution_of(v: &Value) -> Vec<usize> {
+    v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap() as usize - 1)
+        .collect()
+}
+
 /// The command must exit 2 with an empty stdout and a stderr containing `msg`.
 pub fn assert_refused(cmd: &mut Command, msg: &str) {
     cmd.assert()
