@@ -97,5 +97,18 @@ fn wide_builds(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, whole_board, wide_builds);
+/// The symmetric plan's rotational task alone (half-turn and quarter-turn symmetric
+/// solutions, half a board searched), at sizes where it grows.
+fn rotational(c: &mut Criterion) {
+    let mut g = c.benchmark_group("rotational");
+    g.sample_size(10);
+    for n in [16u32, 18, 20] {
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            b.iter(|| nqueens::symmetry::count_rotational(black_box(n)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, whole_board, wide_builds, rotational);
 criterion_main!(benches);
