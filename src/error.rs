@@ -4,7 +4,8 @@ use thiserror::Error;
 
 /// Everything the library can refuse or fail at. Each message says what was wrong and what
 /// is allowed, so the CLI can print it as it is.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
     /// The board size is outside what the `u64` masks can hold.
     #[error("board size {0} is out of range: N must be between 1 and 64 (the width of the u64 bit masks)")]
@@ -12,9 +13,9 @@ pub enum Error {
     /// The split depth is not one the planner supports.
     #[error("split depth {0} is out of range: it must be 1, 2 or 3 (rows expanded into tasks)")]
     SplitDepth(u32),
-    /// The thread count is zero.
-    #[error("thread count must be at least 1 (got 0); leave --threads out to use every CPU")]
-    Threads,
+    /// The thread count is zero or absurdly large.
+    #[error("thread count {0} is out of range: give at least 1 and at most 1024 worker threads (leave the thread count out to use every CPU)")]
+    Threads(usize),
     /// A table range whose start is after its end, or out of range.
     #[error("bad range {0}: {1}")]
     Range(String, String),
@@ -30,16 +31,22 @@ pub enum Error {
     /// A file could not be read or written (a checkpoint, a shard result).
     #[error("{0}")]
     Io(String),
-    /// The count was stopped by a signal (exit code 128 + the signal number).
-    #[error("{message}")]
-    Interrupted {
-        /// The signal number (2 for SIGINT, 15 for SIGTERM).
-        signal: u8,
-        /// What was saved or lost, and how to go on.
-        message: String,
+    /// The count was stopped by its cancel flag (for the CLI: Ctrl-C or SIGTERM).
+    #[error("{}", cancelled_message(*.done, *.total, *.counted, *.seconds, .saved.as_deref()))]
+    Cancelled {
+        /// Tasks finished, resumed ones included.
+        done: usize,
+        /// Tasks in scope.
+        total: usize,
+        /// Tasks counted by this run.
+        counted: usize,
+        /// Seconds this run took.
+        seconds: f64,
+        /// The checkpoint file that holds the finished tasks, if one was saved.
+        saved: Option<String>,
     },
-    /// The rayon pool could not be built.
-    #[error("could not start the worker pool: {0}")]
+    /// The worker pool could not be built or stopped early.
+    #[error("could not run the worker pool: {0}")]
     Pool(String),
     /// A computed count disagrees with the known OEIS value.
     #[error("{sequence}({n}) computed as {computed}, but the known value is {known}")]
@@ -55,21 +62,57 @@ pub enum Error {
     },
 }
 
+fn cancelled_message(
+    done: usize,
+    total: usize,
+    counted: usize,
+    seconds: f64,
+    saved: Option<&str>,
+) -> String {
+    match saved {
+        Some(path) => format!(
+            "stopped: checkpoint {path} saved with {done} of {total} tasks done; run the same \
+             command again to resume"
+        ),
+        None => format!(
+            "stopped after {seconds:.1}s: the {counted} of {total} tasks counted by this run \
+             are lost; add --checkpoint FILE to keep finished tasks across interruptions"
+        ),
+    }
+}
+
 impl Error {
+    /// The error of a run stopped by its cancel flag: `done` of `total` tasks finished,
+    /// `ran` what this run did, `saved` the checkpoint that holds them.
+    pub fn cancelled(
+        done: usize,
+        total: usize,
+        ran: &crate::count::engine::Ran,
+        saved: Option<String>,
+    ) -> Error {
+        Error::Cancelled {
+            done,
+            total,
+            counted: ran.done,
+            seconds: ran.elapsed.as_secs_f64(),
+            saved,
+        }
+    }
+
     /// The process exit code for this error: 2 for bad usage or input, 3 for a count that
-    /// disagrees with a known value, 1 for a runtime failure.
+    /// disagrees with a known value, 1 for a runtime failure (a cancelled count included:
+    /// the CLI exits 128 + the signal number then).
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::BoardSize(_)
             | Error::SplitDepth(_)
-            | Error::Threads
+            | Error::Threads(_)
             | Error::Range(..)
             | Error::Usage(_)
             | Error::Placement(_)
             | Error::Input(_) => 2,
             Error::Mismatch { .. } => 3,
-            Error::Interrupted { signal, .. } => 128u8.saturating_add(*signal),
-            Error::Pool(_) | Error::Io(_) => 1,
+            Error::Cancelled { .. } | Error::Pool(_) | Error::Io(_) => 1,
         }
     }
 }

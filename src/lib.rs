@@ -3,43 +3,72 @@
 //! Count, find and list the solutions of the N-Queens problem: place N queens on an N×N board
 //! so that no two share a row, column or diagonal.
 //!
-//! The counter keeps the occupied columns and the two diagonal sets as `u64` masks
-//! ([`bits::Masks`]), splits the first rows of the board into independent tasks
-//! ([`plan::Plan`]), counts each with a kernel ([`kernel`]) on a rayon pool
-//! ([`engine::run`]), sums the tallies in `u128` and compares them with the known OEIS values
-//! ([`oeis`]). Long counts stream finished tasks for progress, checkpoints and shards
-//! ([`longrun`], [`checkpoint`], [`shard`]). Solutions are found, listed, checked and traced by
-//! [`solutions`], [`search`], [`verify`] and [`trace`], with placed queens from [`place`].
-//!
 //! ```
-//! use nqueens::{engine, plan::{Algorithm, Plan}};
-//! let plan = Plan::new(8, Algorithm::Symmetric, 2).unwrap();
-//! let out = engine::run(&plan, 2, nqueens::kernel::Kernel::Wide).unwrap();
-//! assert_eq!(out.tally.total, 92);
-//! assert_eq!(out.tally.unique(), Some(12));
+//! use nqueens::Options;
+//! let totals = nqueens::count(10, &Options::default())?;
+//! assert_eq!(totals.total, 724);
+//! # Ok::<(), nqueens::Error>(())
 //! ```
 //!
-//! Coordinates in the library are 0-based: row 0 is the top row, column 0 the leftmost.
+//! [`count`] counts every solution in parallel (and, with the default `symmetric` algorithm,
+//! the solutions up to rotation and reflection, [`Totals::unique`]), sums in `u128` and checks
+//! the result against the known OEIS values (A000170, A002562): a count that disagrees is an
+//! [`Error::Mismatch`], never a result. [`Options`] chooses the algorithm, threads, kernel,
+//! placed queens, a cancel flag and a progress callback.
+//!
+//! Solutions: [`first_solution`] (the first in backtracking order), [`Solutions`] (all of
+//! them, lazily, in lexicographic order), [`unique`] (one per symmetry class), [`construct`]
+//! (an explicit solution for any N), [`complete`] (placed queens completed, or proved
+//! impossible), [`is_solution`] and [`problems`] (which queens attack each other).
+//!
+//! Coordinates in the library are 0-based: row 0 is the top row, column 0 the leftmost; a
+//! solution is a permutation `cols[row]`.
+//!
+//! ## Layout
+//! - [`board`]: masks and squares, the symmetry group, text formats (render, parse), validity.
+//! - counting (re-exported here): options, plans, tasks and tallies, the one engine, the
+//!   kernels, the OEIS cross-check; its building blocks are in [`internals`].
+//! - [`longrun`]: checkpoints, shards and their merge, on the same engine.
+//! - [`solve`]: first solution, enumeration, construction, completion, trace and tree.
+//!
+//! The `cli` feature (on by default) builds the `nqueens` command; without it
+//! (`default-features = false`) the library needs only rayon, serde, serde_json, thiserror and
+//! num_cpus.
 
-pub mod bits;
 pub mod board;
-pub mod checkpoint;
-pub mod engine;
-pub mod error;
-pub mod kernel;
+mod count;
+mod error;
 pub mod longrun;
-pub mod oeis;
-pub mod place;
-pub mod plan;
-pub mod reference;
-pub mod report;
-pub mod search;
-pub mod shard;
-pub mod solutions;
-pub mod symmetry;
-pub mod trace;
-pub mod verify;
+mod names;
+pub mod solve;
 
+pub use board::check::{is_solution, problems, Board, Problem};
+pub use board::format::{render, Format};
+pub use board::parse::parse;
+pub use count::kernel::Kernel;
+pub use count::oeis;
+pub use count::plan::Algorithm;
+pub use count::progress::Progress;
+pub use count::{count, count_unchecked, Options, Totals};
 pub use error::{Error, Result};
-pub use plan::{Algorithm, Plan};
-pub use report::CountReport;
+pub use solve::complete::{complete, Completion};
+pub use solve::construct::construct;
+pub use solve::enumerate::{first_solution, unique, Solutions};
+
+/// The building blocks below the API, for the command line, benchmarks and tests: plans,
+/// tasks, tallies, the engine and its task counters, the kernels. They may change between
+/// versions; [`count`] and [`longrun::run`] are the stable ways in.
+pub mod internals {
+    pub use crate::board::spec::Spec;
+    pub use crate::count::backtrack::{self, Backtrack};
+    pub use crate::count::constellations;
+    pub use crate::count::engine::{self, Counter, Observer};
+    pub use crate::count::kernel::{self, Found, Isa};
+    pub use crate::count::plan::{self, Plan, PlanId, MAX_SPLIT_DEPTH};
+    pub use crate::count::progress;
+    pub use crate::count::rotational;
+    pub use crate::count::tally::{self, Classes, Tally};
+    pub use crate::count::task::{self, Task, TaskKind};
+    pub use crate::count::{Job, Options, Totals};
+    pub use crate::Kernel;
+}

@@ -181,7 +181,7 @@ fn solve_large_boards_by_construction_and_every_answer_is_valid() {
         assert_eq!(v["method"], "construct");
         let cols = solution_of(&v);
         assert_eq!(cols.len(), n.parse::<usize>().unwrap());
-        assert!(nqueens::solutions::is_solution(&cols), "n={n}");
+        assert!(nqueens::is_solution(&cols), "n={n}");
     }
 }
 
@@ -197,14 +197,14 @@ fn list_8_streams_92_distinct_increasing_solutions() {
         })
         .collect();
     assert_eq!(sols.len(), 92);
-    assert!(sols.iter().all(|s| nqueens::solutions::is_solution(s)));
+    assert!(sols.iter().all(|s| nqueens::is_solution(s)));
     assert!(sols.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(text.lines().next(), Some("1 5 8 6 3 7 2 4"));
 }
 
 #[test]
 fn list_unique_orbits_cover_all_solutions() {
-    use nqueens::symmetry::Symmetry;
+    use nqueens::board::symmetry::Symmetry;
     let parse = |t: String| -> Vec<Vec<usize>> {
         t.lines()
             .map(|l| l.split(' ').map(|c| c.parse().unwrap()).collect())

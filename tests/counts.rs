@@ -1,21 +1,42 @@
 //! The counter against the textbook reference and the OEIS tables (run with --release).
 
-use nqueens::engine;
-use nqueens::kernel::{count_task, Kernel, Tally};
+use nqueens::internals::kernel::{builds, Found};
+use nqueens::internals::{Backtrack, Plan, Tally, TaskKind, MAX_SPLIT_DEPTH};
 use nqueens::oeis::Sequence;
-use nqueens::plan::{Algorithm, Plan, MAX_SPLIT_DEPTH};
-use nqueens::reference;
+use nqueens::solve::reference;
+use nqueens::{Algorithm, Kernel, Options, Totals};
 
 const ALGORITHMS: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
 
-fn total(n: u32, alg: Algorithm, depth: u32, threads: usize) -> Tally {
+/// What a count found (its totals less the timing).
+#[derive(Debug, PartialEq)]
+struct Found4 {
+    total: u128,
+    unique: Option<u128>,
+    symmetric: (Option<u128>, Option<u128>),
+    nodes: u128,
+}
+
+fn found(t: Totals) -> Found4 {
+    Found4 {
+        total: t.total,
+        unique: t.unique,
+        symmetric: (t.sym90, t.sym180),
+        nodes: t.nodes,
+    }
+}
+
+fn total(n: u32, alg: Algorithm, depth: u32, threads: usize) -> Found4 {
     tally_with(n, alg, depth, threads, Kernel::Fast)
 }
 
-fn tally_with(n: u32, alg: Algorithm, depth: u32, threads: usize, kernel: Kernel) -> Tally {
-    engine::run(&Plan::new(n, alg, depth).unwrap(), threads, kernel)
-        .unwrap()
-        .tally
+fn tally_with(n: u32, alg: Algorithm, depth: u32, threads: usize, kernel: Kernel) -> Found4 {
+    let opts = Options::default()
+        .with_algorithm(alg)
+        .with_split_depth(depth)
+        .with_threads(threads)
+        .with_kernel(kernel);
+    found(nqueens::count(n, &opts).unwrap())
 }
 
 #[test]
@@ -31,8 +52,11 @@ fn every_algorithm_equals_the_textbook_backtracker_up_to_12() {
 #[test]
 fn default_counter_equals_a000170_up_to_15() {
     for n in 1..=15u32 {
-        let out = engine::count(n, Algorithm::Mirror, 2).unwrap();
-        assert_eq!(Some(out.tally.total), Sequence::A000170.known(n), "n={n}");
+        let opts = Options::default()
+            .with_algorithm(Algorithm::Mirror)
+            .with_threads(2);
+        let out = nqueens::count_unchecked(n, &opts).unwrap();
+        assert_eq!(Some(out.total), Sequence::A000170.known(n), "n={n}");
     }
 }
 
@@ -41,7 +65,7 @@ fn symmetric_gives_a000170_and_a002562_up_to_16() {
     for n in 1..=16u32 {
         let t = total(n, Algorithm::Symmetric, 3, 2);
         assert_eq!(Some(t.total), Sequence::A000170.known(n), "total n={n}");
-        assert_eq!(t.unique(), Sequence::A002562.known(n), "unique n={n}");
+        assert_eq!(t.unique, Sequence::A002562.known(n), "unique n={n}");
     }
 }
 
@@ -87,14 +111,12 @@ fn kernels_agree_on_every_task_up_to_13() {
     for alg in ALGORITHMS {
         for n in 4..=13u32 {
             let plan = Plan::new(n, alg, 2).unwrap();
-            let simple: Vec<Tally> = plan
-                .tasks
-                .iter()
-                .map(|t| count_task(n, t, Kernel::Simple))
-                .collect();
-            for (t, want) in plan.tasks.iter().zip(&simple) {
+            let count = |k, tasks: &[_]| Backtrack::new(plan.clone(), k).count_tasks(tasks);
+            let simple: Vec<Tally> = count(Kernel::Simple, plan.tasks());
+            for (t, want) in plan.tasks().iter().zip(&simple) {
                 for k in [Kernel::Fast, Kernel::Lanes, Kernel::Wide] {
-                    assert_eq!(*want, count_task(n, t, k), "n={n} {alg:?} {k:?} {t:?}");
+                    let one = count(k, std::slice::from_ref(t));
+                    assert_eq!(*want, one[0], "n={n} {alg:?} {k:?} {t:?}");
                 }
             }
             // The lanes and wide kernels in batches (lanes mix tasks; wide reuses its piles),
@@ -102,9 +124,9 @@ fn kernels_agree_on_every_task_up_to_13() {
             for k in [Kernel::Lanes, Kernel::Wide] {
                 for size in [1, 3, 16] {
                     let batched: Vec<Tally> = plan
-                        .tasks
+                        .tasks()
                         .chunks(size)
-                        .flat_map(|c| plan.count_tasks(c, k))
+                        .flat_map(|c| count(k, c))
                         .collect();
                     assert_eq!(batched, simple, "n={n} {alg:?} {k:?} batches of {size}");
                 }
@@ -127,56 +149,35 @@ fn kernels_agree_on_totals_for_14_and_15() {
     }
 }
 
-/// The wide kernel's builds (AVX-512 and AVX2 when this CPU has them, scalar everywhere) each
-/// against the simple kernel on the same specs: every task of N = 4..=13, and a 40-board
-/// (beyond the AVX-512 build's 32 columns) with most queens fixed.
+/// Every build of every kernel (portable, and with popcnt/bmi, AVX2, AVX-512 where this CPU
+/// has them) against the portable simple kernel on the same specs: every task of N = 4..=13,
+/// one at a time and as one batch.
 #[test]
-fn wide_kernel_paths_agree_with_simple() {
-    use nqueens::kernel::{simple, wide};
+fn every_kernel_build_agrees_with_simple_on_every_task() {
+    let simple = builds(Kernel::Simple)[0].1;
     for alg in ALGORITHMS {
         for n in 4..=13u32 {
             let plan = Plan::new(n, alg, 1).unwrap();
-            for t in &plan.tasks {
-                let spec = plan.spec(t);
-                if spec.k < 3 || t.kind == nqueens::plan::TaskKind::Rotational {
-                    continue;
-                }
-                let want = simple::count(&spec);
-                assert_eq!(
-                    wide::count_scalar(&spec),
-                    want,
-                    "scalar n={n} {alg:?} {t:?}"
-                );
-                #[cfg(target_arch = "x86_64")]
-                if nqueens::kernel::avx512_cpu() {
-                    // SAFETY: checked just above.
-                    let got = unsafe { wide::count_avx512(&spec) };
-                    assert_eq!(got, want, "avx512 n={n} {alg:?} {t:?}");
-                }
-                #[cfg(target_arch = "x86_64")]
-                if nqueens::kernel::avx2_cpu() {
-                    let mut got = [Default::default()];
-                    // SAFETY: checked just above.
-                    unsafe { wide::count_batch_avx2(std::slice::from_ref(&spec), &mut got) };
-                    assert_eq!(got[0], want, "avx2 n={n} {alg:?} {t:?}");
+            let specs: Vec<_> = plan
+                .tasks()
+                .iter()
+                .filter(|t| t.kind() != TaskKind::Rotational)
+                .map(|t| t.spec(n, plan.placed()))
+                .collect();
+            let mut want = vec![Found::default(); specs.len()];
+            simple(&specs, &mut want);
+            for k in Kernel::ALL {
+                for (isa, build) in builds(k) {
+                    let mut got = vec![Found::default(); specs.len()];
+                    build(&specs, &mut got);
+                    assert_eq!(got, want, "batch n={n} {alg:?} {k:?} {isa:?}");
+                    for (s, w) in specs.iter().zip(&want) {
+                        let mut one = [Found::default()];
+                        build(std::slice::from_ref(s), &mut one);
+                        assert_eq!(one[0], *w, "n={n} {alg:?} {k:?} {isa:?}");
+                    }
                 }
             }
         }
     }
-    // A 40-board solution (the classical construction), its first 28 rows kept.
-    let sol = nqueens::solutions::construct(40).unwrap();
-    let fixed: Vec<(u8, u8)> = sol
-        .iter()
-        .take(28)
-        .enumerate()
-        .map(|(r, &c)| (r as u8, c as u8))
-        .collect();
-    let spec = nqueens::kernel::Spec::new(40, &fixed);
-    let want = simple::count(&spec);
-    assert!(
-        want.solutions >= 1,
-        "the construction's own completion is among them"
-    );
-    assert_eq!(wide::count_scalar(&spec), want);
-    assert_eq!(wide::count(&spec), want);
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_refused, json, nqueens};
-use nqueens::{engine, kernel::Kernel, Algorithm, Plan};
+use nqueens::{Algorithm, Kernel, Options};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -73,7 +73,7 @@ fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
                 partial += 1;
             }
         }
-        assert!(!nqueens::checkpoint::tmp_path(&ckpt).exists() || ckpt.exists());
+        assert!(!nqueens::longrun::checkpoint::tmp_path(&ckpt).exists() || ckpt.exists());
     }
     assert!(
         partial > 0,
@@ -87,13 +87,13 @@ fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
     assert_eq!(v["total"], 14_772_512);
     assert_eq!(v["unique"], 1_846_955);
     assert!(v["resumed_tasks"].as_u64().unwrap() > 0);
-    let whole = engine::run(
-        &Plan::new(16, Algorithm::Symmetric, 2).unwrap(),
-        2,
-        Kernel::Fast,
-    )
-    .unwrap();
-    assert_eq!(v["nodes"].as_u64().unwrap() as u128, whole.tally.nodes);
+    let opts = Options::default()
+        .with_algorithm(Algorithm::Symmetric)
+        .with_split_depth(2)
+        .with_threads(2)
+        .with_kernel(Kernel::Fast);
+    let whole = nqueens::count(16, &opts).unwrap();
+    assert_eq!(v["nodes"].as_u64().unwrap() as u128, whole.nodes);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -3,11 +3,9 @@
 mod common;
 
 use common::{assert_bad_input, assert_refused, json, nqueens, solution_of, stdout_of};
-use nqueens::engine;
-use nqueens::place::holds;
-use nqueens::search::{complete, min_conflicts, Completion};
-use nqueens::solutions::{is_solution, Solutions};
-use nqueens::Plan;
+use nqueens::board::check::{holds, placements};
+use nqueens::solve::complete::min_conflicts;
+use nqueens::{complete, is_solution, Completion, Kernel, Options, Solutions};
 use predicates::prelude::*;
 
 fn list(args: &[&str]) -> Vec<Vec<usize>> {
@@ -48,7 +46,7 @@ fn every_first_queen_of_8_solves_and_counts_like_the_filtered_list() {
 fn counts_with_placements_equal_the_filtered_enumeration() {
     // Several placements on several boards, anywhere on the board, through the library.
     for n in 5..=10u32 {
-        let all: Vec<Vec<usize>> = Solutions::new(n).collect();
+        let all: Vec<Vec<usize>> = Solutions::new(n).unwrap().collect();
         let nn = n as usize;
         let cases: Vec<Vec<(usize, usize)>> = vec![
             vec![(nn / 2, 1)],
@@ -57,16 +55,20 @@ fn counts_with_placements_equal_the_filtered_enumeration() {
             vec![(0, nn - 1), (2, 2)],
         ];
         for placed in cases {
-            let Ok(placed) = nqueens::place::check(nn, &placed) else {
+            let Ok(placed) = placements(nn, &placed) else {
                 continue;
             };
             let want = all.iter().filter(|s| holds(s, &placed)).count() as u128;
             for depth in 1..=3 {
-                let plan = Plan::with_placed(n, depth, &placed).unwrap();
-                let got = engine::run(&plan, 2, nqueens::kernel::Kernel::Fast).unwrap();
-                assert_eq!(got.tally.total, want, "n={n} {placed:?} depth {depth}");
+                let opts = Options::default()
+                    .with_placed(&placed)
+                    .with_split_depth(depth)
+                    .with_threads(2)
+                    .with_kernel(Kernel::Fast);
+                let got = nqueens::count(n, &opts).unwrap();
+                assert_eq!(got.total, want, "n={n} {placed:?} depth {depth}");
             }
-            let listed: Vec<Vec<usize>> = Solutions::with_fixed(n, &placed).collect();
+            let listed: Vec<Vec<usize>> = Solutions::with_fixed(n, &placed).unwrap().collect();
             let filtered: Vec<Vec<usize>> =
                 all.iter().filter(|s| holds(s, &placed)).cloned().collect();
             assert_eq!(listed, filtered, "n={n} {placed:?}");
@@ -87,7 +89,7 @@ fn search_completes_random_feasible_placements() {
     // Feasible by construction: queens taken from a known solution (found with other queens).
     let mut seed = 42u64;
     for n in [8usize, 12, 20, 40, 64, 65, 100, 500, 3000] {
-        let base = match complete(n, &[(0, lcg(&mut seed) % n)]) {
+        let base = match complete(n, &[(0, lcg(&mut seed) % n)]).unwrap() {
             Completion::Found(s) => s,
             other => panic!("n={n}: {other:?}"),
         };
@@ -101,7 +103,7 @@ fn search_completes_random_feasible_placements() {
                 .collect();
             placed.sort_unstable();
             placed.dedup();
-            match complete(n, &placed) {
+            match complete(n, &placed).unwrap() {
                 Completion::Found(s) => {
                     assert!(is_solution(&s) && holds(&s, &placed), "n={n} {placed:?}")
                 }
@@ -113,7 +115,7 @@ fn search_completes_random_feasible_placements() {
     let placed = [(0, 6), (99, 40)];
     assert!(matches!(
         min_conflicts(100, &placed, 1, 2000),
-        Completion::Found(_)
+        Ok(Completion::Found(_))
     ));
 }
 

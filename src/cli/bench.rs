@@ -1,10 +1,13 @@
 //! `nqueens bench`: a fixed, cross-checked workload timed at several thread counts.
 
+use super::export::{Csv, Exporter, Json, Markdown, Text};
+use super::named;
 use super::{parse_n, print};
 use indicatif::{ProgressBar, ProgressStyle};
-use nqueens::kernel::{cpu_features, Kernel};
-use nqueens::oeis::{verify, Sequence};
-use nqueens::{engine, Algorithm, Error, Plan};
+use nqueens::internals::engine::default_threads;
+use nqueens::internals::kernel::isa;
+use nqueens::oeis::Sequence;
+use nqueens::{Algorithm, Error, Kernel, Options};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -13,15 +16,6 @@ use std::path::PathBuf;
 /// The default workload: `count 18`, about 8 s per run on one core of this machine (`wide`
 /// kernel with AVX-512; about 4 times longer with its scalar build).
 pub const DEFAULT_N: u32 = 18;
-
-/// Export format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Export {
-    Text,
-    Json,
-    Csv,
-    Markdown,
-}
 
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
@@ -47,10 +41,10 @@ pub struct BenchArgs {
     #[arg(long, short = 'w', value_name = "W", default_value_t = 1)]
     pub warmup: usize,
     /// The algorithm (default: symmetric).
-    #[arg(long, short = 'a', value_enum, default_value_t = Algorithm::Symmetric)]
+    #[arg(long, short = 'a', value_parser = named::<Algorithm>(Algorithm::NAMES), default_value_t = Algorithm::Symmetric)]
     pub algorithm: Algorithm,
     /// The kernel (default: the default kernel of `count`).
-    #[arg(long, short = 'k', value_enum, default_value_t = super::DEFAULT_KERNEL)]
+    #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
     /// Write JSON (schema in the README).
     #[arg(long, group = "format")]
@@ -181,7 +175,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         .threads
         .clone()
         .map(|l| l.0)
-        .unwrap_or_else(|| (1..=engine::default_threads()).collect());
+        .unwrap_or_else(|| (1..=default_threads()).collect());
     let total_runs = threads.len() * (a.runs + a.warmup);
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = ProgressBar::new(total_runs as u64);
@@ -195,26 +189,26 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     let mut workload: Option<Workload> = None;
     for &t in &threads {
-        let depth = Plan::default_split_depth(a.n, a.algorithm, t);
-        let plan = Plan::new(a.n, a.algorithm, depth)?;
+        let opts = Options::default()
+            .with_threads(t)
+            .with_algorithm(a.algorithm)
+            .with_kernel(a.kernel);
+        let mut depth = 0;
         let mut times = Vec::with_capacity(a.runs);
         for i in 0..a.warmup + a.runs {
             if let Some(b) = &bar {
                 b.set_message(format!("{t} thread(s)"));
             }
-            let out = engine::run(&plan, t, a.kernel)?;
-            // A fast wrong answer is a failure: check every run.
-            verify(Sequence::A000170, a.n, out.tally.total)?;
-            if let Some(u) = out.tally.unique() {
-                verify(Sequence::A002562, a.n, u)?;
-            }
+            // A fast wrong answer is a failure: `count` checks every run.
+            let out = nqueens::count(a.n, &opts)?;
+            depth = out.split_depth;
             workload.get_or_insert(Workload {
                 n: a.n,
                 algorithm: a.algorithm,
                 kernel: a.kernel,
-                total: out.tally.total,
-                unique: out.tally.unique(),
-                nodes: out.tally.nodes,
+                total: out.total,
+                unique: out.unique,
+                nodes: out.nodes,
                 runs: a.runs,
                 warmup: a.warmup,
             });
@@ -256,128 +250,144 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             model: cpu_model(),
             logical_cores: num_cpus::get(),
             physical_cores: num_cpus::get_physical(),
-            features: cpu_features(),
+            features: isa().describe(),
             os: std::env::consts::OS,
             arch: std::env::consts::ARCH,
         },
         workload: workload.expect("at least one run"),
         results: rows,
     };
-    let format = if a.json {
-        Export::Json
+    let format: &dyn Exporter<Report> = if a.json {
+        &Json
     } else if a.csv {
-        Export::Csv
+        &Csv
     } else if a.markdown {
-        Export::Markdown
+        &Markdown
     } else {
-        Export::Text
+        &Text
     };
-    let text = render(&report, Export::Text);
+    let text = Text.render(&report);
     match &a.export {
         Some(path) => {
-            std::fs::write(path, render(&report, format))
+            std::fs::write(path, format.render(&report))
                 .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
             print(&text)
         }
-        None => print(&render(&report, format)),
+        None => print(&format.render(&report)),
     }
 }
 
-fn render(r: &Report, format: Export) -> String {
-    let mut s = String::new();
-    let w = &r.workload;
-    match format {
-        Export::Json => {
-            s = serde_json::to_string_pretty(r).unwrap_or_default();
-            s.push('\n');
-        }
-        Export::Csv => {
-            s.push_str("threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,solutions_per_second\n");
-            for x in &r.results {
-                let _ = writeln!(
-                    s,
-                    "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
-                    x.threads,
-                    x.split_depth,
-                    x.median_s,
-                    x.min_s,
-                    x.max_s,
-                    x.speedup,
-                    x.efficiency,
-                    x.nodes_per_second,
-                    x.solutions_per_second
-                );
-            }
-        }
-        Export::Markdown | Export::Text => {
-            let md = format == Export::Markdown;
-            let head =
-                format!(
-                "nqueens {} bench: count {} ({} algorithm, {} kernel), {} runs after {} warm-up\n\
-                 CPU: {} ({} logical / {} physical cores, {}, {})\n\
-                 workload: total {}{}, {} nodes; every run checked against OEIS\n",
-                r.version,
-                w.n,
-                w.algorithm.name(),
-                w.kernel.name(),
-                w.runs,
-                w.warmup,
-                r.machine.model,
-                r.machine.logical_cores,
-                r.machine.physical_cores,
-                r.machine.arch,
-                r.machine.features,
-                w.total,
-                w.unique.map(|u| format!(", unique {u}")).unwrap_or_default(),
-                w.nodes
+impl Exporter<Report> for Csv {
+    fn render(&self, r: &Report) -> String {
+        let mut s = String::from(
+            "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
+             solutions_per_second\n",
+        );
+        for x in &r.results {
+            let _ = writeln!(
+                s,
+                "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+                x.threads,
+                x.split_depth,
+                x.median_s,
+                x.min_s,
+                x.max_s,
+                x.speedup,
+                x.efficiency,
+                x.nodes_per_second,
+                x.solutions_per_second
             );
-            if md {
-                for l in head.lines() {
-                    let _ = writeln!(s, "{l}  ");
-                }
-                s.push('\n');
-                s.push_str("| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | solutions/s |\n");
-                s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-            } else {
-                s.push_str(&head);
-                s.push('\n');
-                let _ = writeln!(
-                    s,
-                    "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
-                    "threads",
-                    "median_s",
-                    "min_s",
-                    "max_s",
-                    "speedup",
-                    "efficiency",
-                    "nodes/s",
-                    "solutions/s"
-                );
-            }
-            for x in &r.results {
-                if md {
-                    let _ = writeln!(
-                        s,
-                        "| {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0}% | {:.3e} | {:.3e} |",
-                        x.threads,
-                        x.median_s,
-                        x.min_s,
-                        x.max_s,
-                        x.speedup,
-                        100.0 * x.efficiency,
-                        x.nodes_per_second,
-                        x.solutions_per_second
-                    );
-                } else {
-                    let _ = writeln!(
-                        s,
-                        "{:>7}  {:>10.3}  {:>10.3}  {:>10.3}  {:>7.2}  {:>9.0}%  {:>10.3e}  {:>11.3e}",
-                        x.threads, x.median_s, x.min_s, x.max_s, x.speedup,
-                        100.0 * x.efficiency, x.nodes_per_second, x.solutions_per_second
-                    );
-                }
-            }
         }
+        s
     }
-    s
+}
+
+/// The lines above the table: the workload and the machine.
+fn head(r: &Report) -> String {
+    let w = &r.workload;
+    format!(
+        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} runs after {} warm-up\n\
+         CPU: {} ({} logical / {} physical cores, {}, {})\n\
+         workload: total {}{}, {} nodes; every run checked against OEIS\n",
+        r.version,
+        w.n,
+        w.algorithm.name(),
+        w.kernel.name(),
+        w.runs,
+        w.warmup,
+        r.machine.model,
+        r.machine.logical_cores,
+        r.machine.physical_cores,
+        r.machine.arch,
+        r.machine.features,
+        w.total,
+        w.unique
+            .map(|u| format!(", unique {u}"))
+            .unwrap_or_default(),
+        w.nodes
+    )
+}
+
+impl Exporter<Report> for Markdown {
+    fn render(&self, r: &Report) -> String {
+        let mut s = String::new();
+        for l in head(r).lines() {
+            let _ = writeln!(s, "{l}  ");
+        }
+        s.push('\n');
+        s.push_str(
+            "| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | \
+             solutions/s |\n",
+        );
+        s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for x in &r.results {
+            let _ = writeln!(
+                s,
+                "| {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0}% | {:.3e} | {:.3e} |",
+                x.threads,
+                x.median_s,
+                x.min_s,
+                x.max_s,
+                x.speedup,
+                100.0 * x.efficiency,
+                x.nodes_per_second,
+                x.solutions_per_second
+            );
+        }
+        s
+    }
+}
+
+impl Exporter<Report> for Text {
+    fn render(&self, r: &Report) -> String {
+        let mut s = head(r);
+        s.push('\n');
+        let _ = writeln!(
+            s,
+            "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
+            "threads",
+            "median_s",
+            "min_s",
+            "max_s",
+            "speedup",
+            "efficiency",
+            "nodes/s",
+            "solutions/s"
+        );
+        for x in &r.results {
+            let _ = writeln!(
+                s,
+                "{:>7}  {:>10.3}  {:>10.3}  {:>10.3}  {:>7.2}  {:>9.0}%  {:>10.3e}  {:>11.3e}",
+                x.threads,
+                x.median_s,
+                x.min_s,
+                x.max_s,
+                x.speedup,
+                100.0 * x.efficiency,
+                x.nodes_per_second,
+                x.solutions_per_second
+            );
+        }
+        s
+    }
 }

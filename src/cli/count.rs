@@ -1,21 +1,16 @@
 //! `nqueens count N`, with progress, checkpoints, signals and shards.
 
+use super::report::CountReport;
 use super::{parse_n, print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
-use nqueens::engine::Outcome;
-use nqueens::longrun::{self, End, Options, Progress};
-use nqueens::plan::smallest_split_depth;
-use nqueens::shard::{parse_shard, Shard, ShardResult, SHARD_FORMAT};
-use nqueens::{Algorithm, CountReport, Error, Plan};
+use nqueens::longrun::shard::Shard;
+use nqueens::longrun::{self, LongRun, Outcome};
+use nqueens::{Error, Progress, Totals};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// The split depth of counts that checkpoint or shard when none is given: fixed (not chosen
-/// by thread count) so that every run and every machine builds the same plan.
-pub const LONG_RUN_SPLIT_DEPTH: u32 = 2;
 
 /// Arguments of `count`.
 #[derive(Debug, clap::Args)]
@@ -68,34 +63,8 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The plan `count` runs: the algorithm's, or the placed queens' completions.
-pub fn plan(
-    n: u32,
-    engine: &EngineArgs,
-    place: &PlaceArgs,
-    threads: usize,
-    fixed_depth: bool,
-) -> anyhow::Result<Plan> {
-    let placed = place.queens(n as usize, false)?;
-    let fixed = engine
-        .split_depth
-        .or(fixed_depth.then_some(LONG_RUN_SPLIT_DEPTH));
-    if placed.is_empty() {
-        let alg = engine.algorithm();
-        let depth = fixed.unwrap_or_else(|| Plan::default_split_depth(n, alg, threads));
-        return Ok(Plan::new(n, alg, depth)?);
-    }
-    if let Some(alg) = engine.algorithm.filter(|&a| a != Algorithm::Plain) {
-        return Err(Error::Usage(format!(
-            "--algorithm {} cannot count with placed queens: the placements break the board's \
-             symmetry; leave --algorithm out (or use plain)",
-            alg.name()
-        ))
-        .into());
-    }
-    let depth = fixed
-        .unwrap_or_else(|| smallest_split_depth(threads, |d| Plan::with_placed(n, d, &placed)));
-    Ok(Plan::with_placed(n, depth, &placed)?)
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse::<Shard>().map_err(|e| e.to_string())
 }
 
 /// Shows progress: an indicatif bar on a terminal, periodic lines with `--progress`.
@@ -161,117 +130,89 @@ impl Shower {
             }
         }
     }
-
-    fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
 }
 
-/// Ctrl-C and SIGTERM set `flag` to their signal number instead of killing the process.
-fn watch_signals() -> anyhow::Result<Arc<AtomicUsize>> {
+/// Ctrl-C and SIGTERM raise the returned cancel flag (and record their number in the
+/// second) instead of killing the process.
+fn watch_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let flag = Arc::new(AtomicUsize::new(0));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let which = Arc::new(AtomicUsize::new(0));
     for sig in [SIGINT, SIGTERM] {
-        signal_hook::flag::register_usize(sig, Arc::clone(&flag), sig as usize)?;
+        signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)?;
+        signal_hook::flag::register(sig, Arc::clone(&cancel))?;
     }
-    Ok(flag)
+    Ok((cancel, which))
 }
 
-fn interrupted(a: &CountArgs, signal: usize, p: &Progress, saved: bool) -> Error {
+/// The error of a count stopped by `signal`: the library's message, named after the signal,
+/// with the exit code 128 + the signal number.
+fn interrupted(e: Error, signal: usize) -> anyhow::Error {
     let name = if signal == 15 { "SIGTERM" } else { "SIGINT" };
-    let counted = p.done - p.resumed;
-    let message = match (&a.checkpoint, saved) {
-        (Some(path), true) => format!(
-            "interrupted by {name}: checkpoint {} saved with {} of {} tasks done; run the same \
-             command again to resume",
-            path.display(),
-            p.done,
-            p.total
-        ),
-        _ => format!(
-            "interrupted by {name} after {:.1}s: the {counted} of {} tasks counted by this run \
-             are lost; add --checkpoint FILE to keep finished tasks across interruptions",
-            p.elapsed.as_secs_f64(),
-            p.total
-        ),
-    };
-    Error::Interrupted {
-        signal: signal as u8,
-        message,
+    let msg = e.to_string();
+    let rest = msg.strip_prefix("stopped").unwrap_or(&msg);
+    anyhow::Error::new(Interrupted {
+        code: 128u8.saturating_add(signal as u8),
+        message: format!("interrupted by {name}{rest}"),
+    })
+}
+
+/// A count stopped by a signal: says what was kept and exits with `code`.
+#[derive(Debug)]
+pub struct Interrupted {
+    /// 128 + the signal number.
+    pub code: u8,
+    /// What was saved or lost, and how to go on.
+    pub message: String,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
     }
 }
+
+impl std::error::Error for Interrupted {}
 
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
-    let threads = a.engine.threads();
-    let long = a.checkpoint.is_some() || a.shard.is_some();
-    let plan = plan(a.n, &a.engine, &a.place, threads, long)?;
-    let signal = watch_signals()?;
-    let mut shower = Shower::new(&a);
-    let opts = Options {
-        threads,
-        kernel: a.engine.kernel,
-        checkpoint: a.checkpoint.clone(),
-        every: Duration::from_secs_f64(a.checkpoint_every),
-        shard: a.shard,
-        weigh: shower.shows(),
-    };
-    let end = longrun::run(&plan, &opts, &signal, |p| shower.show(p));
-    shower.finish();
-    let (tally, tasks, resumed, resumed_nodes, elapsed) = match end? {
-        End::Finished {
-            tally,
-            tasks,
-            resumed,
-            resumed_nodes,
-            elapsed,
-        } => (tally, tasks, resumed, resumed_nodes, elapsed),
-        End::Interrupted {
-            signal,
-            progress,
-            saved,
-        } => return Err(interrupted(&a, signal, &progress, saved).into()),
-    };
-    if let Some(shard) = a.shard {
-        let r = ShardResult {
-            format: SHARD_FORMAT.into(),
-            version: nqueens::shard::SHARD_VERSION,
-            plan: plan.id(),
-            shard,
-            tasks,
-            plan_tasks: plan.tasks.len(),
-            counts: tally.into(),
-            kernel: a.engine.kernel.name().into(),
-            threads,
-            seconds: elapsed.as_secs_f64(),
-        };
-        return print(&(serde_json::to_string(&r)? + "\n"));
+    let mut opts = a.engine.options();
+    opts.placed = a.place.queens(a.n as usize, false)?;
+    let (cancel, which) = watch_signals()?;
+    opts.cancel = Some(cancel);
+    let shower = Shower::new(&a);
+    let bar = shower.bar.clone();
+    if shower.shows() {
+        let shower = Mutex::new(shower);
+        opts = opts.with_progress(move |p| {
+            if let Ok(mut s) = shower.lock() {
+                s.show(p);
+            }
+        });
     }
-    let outcome = Outcome {
-        tally,
-        threads,
-        kernel: a.engine.kernel,
-        elapsed,
-    };
-    let mut report = CountReport::new(&plan, &outcome);
-    report.resumed_tasks = resumed;
-    if resumed > 0 && report.seconds > 0.0 {
-        // Throughput of this run only: the resumed tasks' nodes were visited earlier.
-        report.nodes_per_second = (tally.nodes - resumed_nodes) as f64 / report.seconds;
+    let long = LongRun::new(
+        a.checkpoint.clone(),
+        Duration::from_secs_f64(a.checkpoint_every),
+        a.shard,
+    );
+    let end = longrun::run(a.n, &opts, &long);
+    if let Some(b) = bar {
+        b.finish_and_clear();
     }
-    report_out(&report, a.json)
+    match end {
+        Ok(Outcome::Shard(r)) => print(&(serde_json::to_string(&r)? + "\n")),
+        Ok(Outcome::Whole(t)) => report_out(&t, a.json),
+        Err(e @ Error::Cancelled { .. }) => Err(interrupted(e, which.load(Ordering::SeqCst))),
+        Err(e) => Err(e.into()),
+    }
 }
 
-/// Prints a count's report (text or JSON) and turns a disagreement with OEIS into exit 3.
-pub fn report_out(report: &CountReport, json: bool) -> anyhow::Result<()> {
+/// Prints a count's report (text or JSON), then turns a disagreement with OEIS into exit 3.
+pub fn report_out(totals: &Totals, json: bool) -> anyhow::Result<()> {
+    let report = CountReport::new(totals);
     if json {
-        print(&(serde_json::to_string(report)? + "\n"))?;
+        print(&(serde_json::to_string(&report)? + "\n"))?;
     } else {
         print(&report.to_text())?;
     }
-    match report.mismatch() {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    Ok(totals.check()?)
 }

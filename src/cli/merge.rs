@@ -1,12 +1,8 @@
 //! `nqueens merge FILES...`.
 
 use super::count::report_out;
-use nqueens::engine::Outcome;
-use nqueens::kernel::Kernel;
-use nqueens::shard::{merge, read};
-use nqueens::CountReport;
+use nqueens::longrun::merge::{merge, read};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Arguments of `merge`.
 #[derive(Debug, clap::Args)]
@@ -33,20 +29,5 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         .iter()
         .map(|f| Ok((f.display().to_string(), read(f)?)))
         .collect::<nqueens::Result<Vec<_>>>()?;
-    let (plan, tally) = merge(&parts)?;
-    // Shards may have used different kernels; the first one's is reported.
-    let kernel =
-        <Kernel as clap::ValueEnum>::from_str(&parts[0].1.kernel, false).map_err(|_| {
-            nqueens::Error::Input(format!(
-                "{}: unknown kernel {:?}",
-                parts[0].0, parts[0].1.kernel
-            ))
-        })?;
-    let outcome = Outcome {
-        tally,
-        threads: parts.iter().map(|p| p.1.threads).sum(),
-        kernel,
-        elapsed: Duration::from_secs_f64(parts.iter().map(|p| p.1.seconds).sum()),
-    };
-    report_out(&CountReport::new(&plan, &outcome), a.json)
+    report_out(&merge(&parts)?, a.json)
 }

@@ -2,17 +2,21 @@
 
 mod bench;
 mod count;
+mod export;
 mod merge;
+mod report;
 mod solve;
 mod table;
 mod trace;
 mod verify;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
-use nqueens::kernel::Kernel;
-use nqueens::plan::{Algorithm, MAX_SPLIT_DEPTH};
-use nqueens::Error;
+use nqueens::board::check::placements_as;
+use nqueens::internals::MAX_SPLIT_DEPTH;
+use nqueens::{Algorithm, Error, Kernel, Options};
 use std::io::Write;
+use std::str::FromStr;
 
 /// Count, find and list the solutions of the N-Queens problem.
 ///
@@ -55,8 +59,14 @@ pub enum Command {
     Tree(trace::TreeArgs),
 }
 
-/// The kernel used when none is asked for: the fastest measured (docs/PERFORMANCE.md).
-pub const DEFAULT_KERNEL: Kernel = Kernel::Wide;
+/// A value parser for an enum the library names: its names listed in `--help`, parsed by its
+/// `FromStr`.
+pub fn named<T>(names: &'static [&'static str]) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr<Err = Error> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|s: String| s.parse::<T>())
+}
 
 /// Options shared by everything that counts.
 #[derive(Debug, Clone, clap::Args)]
@@ -67,7 +77,7 @@ pub struct EngineArgs {
     /// How symmetry is used: `symmetric` (all 8 symmetries; also gives the unique count),
     /// `mirror` (left half of row 0, counted twice), `plain` (no symmetry).
     /// Default: `symmetric`; `plain` when queens are placed (symmetry does not hold then).
-    #[arg(long, short = 'a', value_enum)]
+    #[arg(long, short = 'a', value_parser = named::<Algorithm>(Algorithm::NAMES))]
     pub algorithm: Option<Algorithm>,
     /// How finely the board is split into independent tasks: 1, 2 or 3. Depth 1 is the
     /// algorithm's seeds (a row-0 queen, or a symmetric border constellation); each step deeper
@@ -77,20 +87,18 @@ pub struct EngineArgs {
     /// The counting kernel: `wide` (16 nodes of one row expanded per step, with AVX-512 where
     /// the CPU has it and N <= 32, 8 with AVX2, scalar code elsewhere), `lanes` (four subtrees searched in lock
     /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
-    #[arg(long, short = 'k', value_enum, default_value_t = DEFAULT_KERNEL)]
+    #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
 }
 
 impl EngineArgs {
-    /// The algorithm asked for, or the default.
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm.unwrap_or(Algorithm::Symmetric)
-    }
-
-    /// The thread count to use.
-    pub fn threads(&self) -> usize {
-        self.threads
-            .unwrap_or_else(nqueens::engine::default_threads)
+    /// The library's options for these arguments.
+    pub fn options(&self) -> Options {
+        let mut o = Options::default().with_kernel(self.kernel);
+        o.algorithm = self.algorithm;
+        o.threads = self.threads;
+        o.split_depth = self.split_depth;
+        o
     }
 }
 
@@ -100,10 +108,10 @@ pub struct PlaceArgs {
     /// Place a queen on square ROW:COL before the search (1-based: 1:1 is the top-left
     /// square; 0-based with --zero-based where offered). Repeatable. The other rows are
     /// completed by the search.
-    #[arg(long = "place", value_name = "ROW:COL", value_parser = nqueens::place::parse_square)]
+    #[arg(long = "place", value_name = "ROW:COL", value_parser = parse_square)]
     pub place: Vec<(usize, usize)>,
     /// Place the first row's queen in column COL (1-based): the same as `--place 1:COL`.
-    #[arg(long, value_name = "COL", value_parser = nqueens::place::parse_column)]
+    #[arg(long, value_name = "COL", value_parser = parse_column)]
     pub first_queen: Option<usize>,
 }
 
@@ -122,8 +130,45 @@ impl PlaceArgs {
             }
             qs.insert(0, (base, c));
         }
-        nqueens::place::from_user(n, &qs, base)
+        from_user(n, &qs, base)
     }
+}
+
+/// Parses one `ROW:COL` square as typed (1-based, or 0-based with `--zero-based`); the
+/// conversion and the range check against the board are done by [`from_user`].
+fn parse_square(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{s}' is not a square: write ROW:COL with whole numbers, e.g. 1:5");
+    let (r, c) = s.trim().split_once(':').ok_or_else(bad)?;
+    let r: usize = r.trim().parse().map_err(|_| bad())?;
+    let c: usize = c.trim().parse().map_err(|_| bad())?;
+    Ok((r, c))
+}
+
+/// Parses a `--first-queen` column as typed.
+fn parse_column(s: &str) -> Result<usize, String> {
+    s.trim().parse::<usize>().map_err(|_| {
+        format!("'{s}' is not a column: give a whole number from 1 (the leftmost column) to N")
+    })
+}
+
+/// Converts squares typed by the user (counting from `base`) to 0-based ones and checks them,
+/// naming queens as the user typed them.
+fn from_user(
+    n: usize,
+    typed: &[(usize, usize)],
+    base: usize,
+) -> Result<Vec<(usize, usize)>, Error> {
+    let mut qs = Vec::with_capacity(typed.len());
+    for &(r, c) in typed {
+        if r < base || c < base {
+            return Err(Error::Placement(format!(
+                "'{r}:{c}' is not a square: rows and columns count from 1 (1:1 is the top-left \
+                 square; with --zero-based they count from 0)"
+            )));
+        }
+        qs.push((r - base, c - base));
+    }
+    placements_as(n, &qs, base)
 }
 
 /// Parses a board size: a whole number in 1..=64.
@@ -131,12 +176,14 @@ pub fn parse_n(s: &str) -> Result<u32, String> {
     let v: i64 = s.trim().parse().map_err(|_| {
         format!("'{s}' is not a board size: N must be a whole number between 1 and 64")
     })?;
-    nqueens::bits::check_n(v).map_err(|e| e.to_string())
+    nqueens::board::masks::check_n(v).map_err(|e| e.to_string())
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(0) => Err(Error::Threads.to_string()),
+        Ok(t) if !(1..=nqueens::internals::engine::MAX_THREADS).contains(&t) => {
+            Err(Error::Threads(t).to_string())
+        }
         Ok(t) => Ok(t),
         Err(_) => Err(format!(
             "'{s}' is not a thread count: give a whole number of at least 1"
@@ -180,8 +227,36 @@ pub fn print(text: &str) -> anyhow::Result<()> {
 
 /// Maps an error to the process exit code (see `nqueens --help`).
 pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if let Some(i) = e.downcast_ref::<count::Interrupted>() {
+        return i.code;
+    }
     match e.downcast_ref::<Error>() {
         Some(err) => err.exit_code(),
         None => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_parse_one_based() {
+        assert_eq!(parse_square("1:5"), Ok((1, 5)));
+        assert_eq!(parse_square(" 8 : 8 "), Ok((8, 8)));
+        assert!(parse_square("3").is_err());
+        assert!(parse_square("a:b").is_err());
+        assert_eq!(parse_column("7"), Ok(7));
+        assert!(parse_column("x").is_err());
+        assert_eq!(from_user(8, &[(1, 5)], 1), Ok(vec![(0, 4)]));
+        assert_eq!(from_user(8, &[(0, 4)], 0), Ok(vec![(0, 4)]));
+        assert!(from_user(8, &[(0, 3)], 1)
+            .unwrap_err()
+            .to_string()
+            .contains("count from 1"));
+        let e = from_user(8, &[(0, 0), (2, 2)], 0).unwrap_err().to_string();
+        assert!(e.contains("queens 0:0 and 2:2"), "{e}");
+        let e = from_user(8, &[(8, 0)], 0).unwrap_err().to_string();
+        assert!(e.contains("queen 8:0 is off the 8×8 board: rows and columns go from 0 to 7"));
     }
 }

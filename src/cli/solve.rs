@@ -1,11 +1,9 @@
 //! `nqueens solve N` and `nqueens list N`.
 
-use super::{parse_n, print, PlaceArgs};
-use nqueens::board::{is_multiline, render, Format};
-use nqueens::place::holds;
-use nqueens::search::{complete, Completion};
-use nqueens::solutions::{construct, unique, Solutions};
-use nqueens::Error;
+use super::{named, parse_n, print, PlaceArgs};
+use nqueens::board::check::{holds, is_solution};
+use nqueens::board::format::{is_multiline, render, Format};
+use nqueens::{complete, construct, unique, Completion, Error, Solutions};
 use std::io::{BufWriter, Write};
 
 /// The largest board `solve` answers by lexicographic backtracking when no method is forced:
@@ -65,7 +63,7 @@ pub struct SolveArgs {
     #[arg(long, short = 'm', value_enum, default_value_t = Method::Auto)]
     pub method: Method,
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::List)]
+    #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
     pub format: Format,
     /// One JSON object: {"n", "method", "solution" (1-based columns per row, or null)}.
     #[arg(long)]
@@ -95,7 +93,7 @@ pub struct ListArgs {
     #[arg(long)]
     pub unique: bool,
     /// Output format (`json` gives JSON lines).
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::List)]
+    #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
     pub format: Format,
     /// Write 0-based coordinates instead of 1-based.
     #[arg(long)]
@@ -127,7 +125,7 @@ fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
 }
 
 fn lexicographic_n(n: usize) -> Result<u32, Error> {
-    nqueens::bits::check_n(n as i64).map_err(|_| {
+    nqueens::board::masks::check_n(n as i64).map_err(|_| {
         Error::Usage(format!(
             "--method lexicographic works on boards up to 64 (the u64 masks); N = {n} needs \
              --method construct (or search, with placed queens)"
@@ -147,14 +145,14 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
     Ok(match method {
         Method::Lexicographic => {
             let n = lexicographic_n(a.n)?;
-            let mut it = Solutions::with_fixed(n, placed);
+            let mut it = Solutions::with_fixed(n, placed)?;
             if a.method == Method::Auto && !placed.is_empty() {
                 // Placements deep in the board can make row order slow: hand over in time.
                 it = it.with_budget(LEXICOGRAPHIC_BUDGET);
             }
             match it.next() {
                 Some(sol) => (method, Completion::Found(sol)),
-                None if it.out_of_budget() => (Method::Search, complete(a.n, placed)),
+                None if it.out_of_budget() => (Method::Search, complete(a.n, placed)?),
                 None if placed.is_empty() => (method, none("the board has no solution")),
                 None => (method, none("the placed queens cannot be completed")),
             }
@@ -172,7 +170,7 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
                 None => (method, none("the board has no solution")),
             }
         }
-        Method::Search | Method::Auto => (Method::Search, complete(a.n, placed)),
+        Method::Search | Method::Auto => (Method::Search, complete(a.n, placed)?),
     })
 }
 
@@ -184,7 +182,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     let off = usize::from(!a.zero_based);
     let (solution, why) = match answer {
         Completion::Found(s) => {
-            debug_assert!(nqueens::solutions::is_solution(&s) && holds(&s, &placed));
+            debug_assert!(is_solution(&s) && holds(&s, &placed));
             (Some(s), String::new())
         }
         Completion::Impossible(why) => (None, why),
@@ -230,9 +228,9 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
         .into());
     }
     let all: Box<dyn Iterator<Item = Vec<usize>>> = if a.unique {
-        Box::new(unique(a.n))
+        Box::new(unique(a.n)?)
     } else {
-        Box::new(Solutions::with_fixed(a.n, &placed))
+        Box::new(Solutions::with_fixed(a.n, &placed)?)
     };
     let limit = a.limit.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(std::io::stdout().lock());

@@ -1,8 +1,8 @@
 //! `nqueens table A..B`.
 
 use super::{print, EngineArgs};
-use nqueens::oeis::{check, verify, Sequence};
-use nqueens::{engine, Algorithm, Error, Plan};
+use nqueens::oeis::{verify, Sequence};
+use nqueens::{Algorithm, Error};
 use serde::Serialize;
 
 /// Arguments of `table`.
@@ -50,7 +50,7 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
             .trim()
             .parse()
             .map_err(|_| bad("expected A..B with whole numbers, both ends included, e.g. 1..12"))?;
-        nqueens::bits::check_n(v).map_err(|e| bad(&e.to_string()))
+        nqueens::board::masks::check_n(v).map_err(|e| bad(&e.to_string()))
     };
     let (a, b) = (num(a)?, num(b)?);
     if a > b {
@@ -67,41 +67,37 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
     } else {
         Sequence::A000170
     };
-    if a.unique && a.engine.algorithm() != Algorithm::Symmetric {
+    let opts = a.engine.options();
+    let algorithm = opts.resolved_algorithm();
+    if a.unique && algorithm != Algorithm::Symmetric {
         anyhow::bail!(Error::Usage(format!(
-            "--unique needs --algorithm symmetric (got {}): only it counts unique solutions",
-            a.engine.algorithm().name()
+            "--unique needs --algorithm symmetric (got {algorithm}): only it counts unique \
+             solutions"
         )));
     }
-    let threads = a.engine.threads();
     let mut first_mismatch = None;
     for n in a.range.0..=a.range.1 {
-        let depth = a
-            .engine
-            .split_depth
-            .unwrap_or_else(|| Plan::default_split_depth(n, a.engine.algorithm(), threads));
-        let plan = Plan::new(n, a.engine.algorithm(), depth)?;
-        let tally = engine::run(&plan, threads, a.engine.kernel)?.tally;
+        let t = nqueens::count_unchecked(n, &opts)?;
         let value = if a.unique {
-            tally.unique().unwrap_or_default()
+            t.unique.unwrap_or_default()
         } else {
-            tally.total
+            t.total
         };
-        let c = check(seq, n, value);
+        let known = seq.known(n);
         let line = Line {
             n,
             sequence: seq.id(),
             value,
-            known: c.known,
-            matches_known: c.matches,
+            known,
+            matches_known: known.map(|k| k == value),
         };
         let text = if a.json {
             serde_json::to_string(&line)? + "\n"
         } else {
-            match (c.matches, c.known) {
-                (Some(true), _) => format!("{n} {value} ok\n"),
-                (Some(false), Some(k)) => format!("{n} {value} MISMATCH {k}\n"),
-                _ => format!("{n} {value} new\n"),
+            match known {
+                Some(k) if k == value => format!("{n} {value} ok\n"),
+                Some(k) => format!("{n} {value} MISMATCH {k}\n"),
+                None => format!("{n} {value} new\n"),
             }
         };
         print(&text)?;

@@ -2,7 +2,7 @@
 
 use super::{parse_n, print};
 use nqueens::oeis::{verify, Sequence};
-use nqueens::trace::{trace, tree, Event};
+use nqueens::solve::trace::{trace, tree, Event};
 use nqueens::Error;
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -169,7 +169,7 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
         } else {
             ControlFlow::Continue(())
         }
-    });
+    })?;
     let tail = if finished {
         None
     } else if err.is_none() {
@@ -199,7 +199,7 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
-    let levels = tree(a.n);
+    let levels = tree(a.n)?;
     let total: u128 = levels.iter().sum();
     let last = levels[a.n as usize];
     verify(Sequence::A000170, a.n, last)?;

@@ -1,8 +1,8 @@
 //! `nqueens verify [FILE]`.
 
 use super::print;
-use nqueens::verify::{parse, problems};
 use nqueens::Error;
+use nqueens::{parse, problems};
 use std::io::Read;
 use std::path::PathBuf;
 

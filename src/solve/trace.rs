@@ -4,7 +4,8 @@
 //! The search fills rows top to bottom and tries columns left to right; a queen is taken
 //! back when the row below it has no free square left.
 
-use crate::bits::{full_mask, Masks};
+use crate::board::masks::{check_n, full_mask, Masks};
+use crate::error::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::ControlFlow;
@@ -51,7 +52,8 @@ pub fn trace(
     n: u32,
     all: bool,
     mut step: impl FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>,
-) -> (u64, bool) {
+) -> Result<(u64, bool)> {
+    check_n(n as i64)?;
     let mut t = Tracer {
         n: n as usize,
         full: full_mask(n),
@@ -67,7 +69,7 @@ pub fn trace(
         // Breaking after the first solution is the end of the search asked for.
         ControlFlow::Break(stopped) => !stopped,
     };
-    (t.steps, finished)
+    Ok((t.steps, finished))
 }
 
 type Step<'a> = &'a mut dyn FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>;
@@ -125,7 +127,8 @@ impl Tracer<'_> {
 /// the number of ways to place non-attacking queens in the first `k` rows (OEIS A319284's row
 /// `n`; `levels[0] = 1` is the root, `levels[n]` is A000170(n)). Counted in parallel over the
 /// first two rows, with the left-right mirror halving row 0.
-pub fn tree(n: u32) -> Vec<u128> {
+pub fn tree(n: u32) -> Result<Vec<u128>> {
+    check_n(n as i64)?;
     let nn = n as usize;
     let full = full_mask(n);
     let mut starts = Vec::new();
@@ -164,7 +167,7 @@ pub fn tree(n: u32) -> Vec<u128> {
         );
     let mut levels = sum;
     levels[0] = 1;
-    levels
+    Ok(levels)
 }
 
 fn levels_below(row: usize, n: usize, m: Masks, full: u64, levels: &mut [u64]) {
@@ -189,11 +192,12 @@ mod tests {
 
     #[test]
     fn tree_of_8_is_a319284_row_8() {
-        let l = tree(8);
+        let l = tree(8).unwrap();
         assert_eq!(l, vec![1, 8, 42, 140, 344, 568, 550, 312, 92]);
         assert_eq!(l.iter().sum::<u128>(), 2057);
-        assert_eq!(tree(1), vec![1, 1]);
-        assert_eq!(tree(3), vec![1, 3, 2, 0]);
+        assert_eq!(tree(1).unwrap(), vec![1, 1]);
+        assert!(tree(65).is_err());
+        assert_eq!(tree(3).unwrap(), vec![1, 3, 2, 0]);
     }
 
     #[test]
@@ -202,7 +206,8 @@ mod tests {
         let (steps, finished) = trace(4, false, |e, _| {
             events.push(e.clone());
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
         assert!(finished);
         assert_eq!(steps as usize, events.len());
         assert_eq!(events[0], Event::Place { row: 0, col: 0 });
@@ -236,11 +241,12 @@ mod tests {
                 _ => {}
             }
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
         assert!(finished);
         assert_eq!(sols, 4);
-        assert_eq!(places, tree(6).iter().sum::<u128>() - 1);
-        let (steps, finished) = trace(8, true, |_, _| ControlFlow::Break(()));
+        assert_eq!(places, tree(6).unwrap().iter().sum::<u128>() - 1);
+        let (steps, finished) = trace(8, true, |_, _| ControlFlow::Break(())).unwrap();
         assert_eq!((steps, finished), (1, false));
     }
 }

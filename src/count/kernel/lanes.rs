@@ -8,7 +8,8 @@
 //! their dependency chains. The only branch left in the loop is "did a lane finish its
 //! task?", taken once per task: lanes then take the next task of the batch.
 
-use super::{Counts, Spec};
+use super::{portable_and_bmi, Found};
+use crate::board::spec::Spec;
 
 /// Searches run in lock step.
 pub const LANES: usize = 4;
@@ -77,33 +78,13 @@ impl Lane {
     }
 }
 
-/// Counts the completions of `spec` (a batch of one; see [`count_batch`]).
-pub fn count(spec: &Spec) -> Counts {
-    let mut out = [Counts::default()];
-    count_batch(std::slice::from_ref(spec), &mut out);
-    out[0]
-}
+portable_and_bmi!(batch);
 
 /// Counts the completions of every spec in `specs` into `out` (same length): the first
 /// two free rows of each are expanded into subtrees, and [`LANES`] subtrees are searched
 /// at a time, whichever tasks they belong to.
-pub fn count_batch(specs: &[Spec], out: &mut [Counts]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "popcnt,bmi1,bmi2")]
-        fn tuned(specs: &[Spec], out: &mut [Counts]) {
-            batch(specs, out)
-        }
-        if super::tuned_cpu() {
-            // SAFETY: the CPU has the features `tuned` was compiled for.
-            return unsafe { tuned(specs, out) };
-        }
-    }
-    batch(specs, out)
-}
-
 #[inline(always)]
-fn batch(specs: &[Spec], out: &mut [Counts]) {
+fn batch(specs: &[Spec], out: &mut [Found]) {
     assert_eq!(specs.len(), out.len());
     let mut roots: Vec<Root> = Vec::with_capacity(64 * specs.len());
     for (t, s) in specs.iter().enumerate() {
@@ -140,7 +121,7 @@ fn batch(specs: &[Spec], out: &mut [Counts]) {
                 }
             }
         }
-        out[t] = Counts {
+        out[t] = Found {
             solutions: 0,
             nodes,
         };

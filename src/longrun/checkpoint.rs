@@ -9,7 +9,7 @@
 //!  "checksum":"…"}
 //! ```
 //!
-//! `fingerprint` is the plan's ([`crate::Plan::fingerprint`]), `shard` the `--shard` (or null),
+//! `fingerprint` is the plan's ([`Plan::fingerprint`]), `shard` the `--shard` (or null),
 //! `tasks` the number of tasks in scope, `done` the finished ones with their counts, and
 //! `checksum` the FNV-1a 64 of the same object serialised compactly with `checksum` empty: an
 //! edited or truncated file is refused, never silently restarted.
@@ -17,9 +17,10 @@
 //! Files are replaced atomically: written to `FILE.tmp`, flushed to disk, renamed over `FILE`,
 //! and the directory synced, so a crash at any instant leaves the previous good file.
 
+use super::shard::Shard;
+use crate::count::plan::{Fnv, Plan, PlanId};
+use crate::count::tally::Tally;
 use crate::error::{Error, Result};
-use crate::plan::{Fnv, Plan, PlanId};
-use crate::shard::{Counts, Shard};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,7 +36,7 @@ pub struct Done {
     /// The task's id in the plan.
     pub id: u32,
     /// What it counted.
-    pub counts: Counts,
+    pub counts: Tally,
 }
 
 /// A checkpoint file's contents.
@@ -77,7 +78,7 @@ impl Checkpoint {
         copy.checksum.clear();
         let mut h = Fnv::new();
         h.bytes(serde_json::to_string(&copy).unwrap_or_default().as_bytes());
-        format!("{:016x}", h.0)
+        h.hex()
     }
 
     fn describe(&self) -> String {
@@ -178,18 +179,18 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.json");
         let plan = Plan::new(8, Algorithm::Symmetric, 1).unwrap();
-        let mut c = Checkpoint::new(&plan, None, plan.tasks.len());
+        let mut c = Checkpoint::new(&plan, None, plan.tasks().len());
         assert_eq!(Checkpoint::load(&path, &c), Ok(None));
         c.done.push(Done {
             id: 3,
-            counts: Counts::default(),
+            counts: Tally::default(),
         });
         c.save(&path).unwrap();
         let back = Checkpoint::load(&path, &c).unwrap().unwrap();
         assert_eq!(back.done, c.done);
         // Another board.
         let other = Plan::new(9, Algorithm::Symmetric, 1).unwrap();
-        let e = Checkpoint::load(&path, &Checkpoint::new(&other, None, other.tasks.len()));
+        let e = Checkpoint::load(&path, &Checkpoint::new(&other, None, other.tasks().len()));
         assert!(e
             .unwrap_err()
             .to_string()

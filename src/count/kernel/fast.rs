@@ -1,16 +1,22 @@
 //! The explicit-stack counter: no calls, and the last free row is counted with one popcount
 //! instead of being visited.
 
-use super::{Counts, Spec};
+use super::{portable_and_bmi, Found};
+use crate::board::spec::Spec;
 
-/// Counts the completions of `spec` with an explicit stack.
-pub fn count(s: &Spec) -> Counts {
-    dispatch!(body, s)
-}
+portable_and_bmi!(batch);
 
 #[inline(always)]
-fn body(s: &Spec) -> Counts {
-    let mut c = Counts::default();
+fn batch(specs: &[Spec], out: &mut [Found]) {
+    for (s, o) in specs.iter().zip(out) {
+        *o = count(s);
+    }
+}
+
+/// Counts the completions of `s` with an explicit stack (inlined into each caller's build).
+#[inline(always)]
+pub(super) fn count(s: &Spec) -> Found {
+    let mut c = Found::default();
     let k = s.k;
     if k == 0 {
         c.solutions = 1;

@@ -1,28 +1,36 @@
 //! The plain recursive bitboard counter: the yardstick.
 
-use super::{Counts, Spec};
+use super::Found;
+use crate::board::spec::Spec;
 
-/// Counts the completions of `spec` by plain recursion over its free rows.
-pub fn count(spec: &Spec) -> Counts {
-    #[cfg(target_arch = "x86_64")]
-    if super::tuned_cpu() {
-        let mut c = Counts::default();
-        // SAFETY: the CPU has the features `rec_tuned` was compiled for.
-        unsafe { start(spec, &mut c, |s, c| rec_tuned(s, 0, 0, 0, 0, c)) };
-        return c;
+/// The portable build: plain recursion over each spec's free rows.
+pub fn portable(specs: &[Spec], out: &mut [Found]) {
+    for (s, o) in specs.iter().zip(out) {
+        *o = start(s, |s, c| rec(s, 0, 0, 0, 0, c));
     }
-    let mut c = Counts::default();
-    start(spec, &mut c, |s, c| rec(s, 0, 0, 0, 0, c));
-    c
+}
+
+/// The build with popcnt, bmi1 and bmi2.
+///
+/// # Safety
+/// The CPU must have popcnt, bmi1 and bmi2 ([`super::Isa::Bmi`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2")]
+pub unsafe fn bmi(specs: &[Spec], out: &mut [Found]) {
+    for (s, o) in specs.iter().zip(out) {
+        *o = start(s, |s, c| rec_bmi(s, 0, 0, 0, 0, c));
+    }
 }
 
 #[inline(always)]
-fn start(spec: &Spec, c: &mut Counts, go: impl FnOnce(&Spec, &mut Counts)) {
+fn start(spec: &Spec, go: impl FnOnce(&Spec, &mut Found)) -> Found {
+    let mut c = Found::default();
     if spec.k == 0 {
         c.solutions = 1;
     } else {
-        go(spec, c);
+        go(spec, &mut c);
     }
+    c
 }
 
 /// The recursion, written once and compiled twice (portable, and with popcnt/bmi on x86-64):
@@ -31,7 +39,7 @@ fn start(spec: &Spec, c: &mut Counts, go: impl FnOnce(&Spec, &mut Counts)) {
 macro_rules! recursion {
     ($name:ident $(, #[$attr:meta])?) => {
         $(#[$attr])?
-        fn $name(s: &Spec, i: usize, cols: u64, d1: u64, d2: u64, c: &mut Counts) {
+        fn $name(s: &Spec, i: usize, cols: u64, d1: u64, d2: u64, c: &mut Found) {
             let mut free = s.full & !(cols | d1 | d2 | s.forbid[i]);
             c.nodes += free.count_ones() as u64;
             if i + 1 == s.k {
@@ -50,4 +58,4 @@ macro_rules! recursion {
 
 recursion!(rec);
 #[cfg(target_arch = "x86_64")]
-recursion!(rec_tuned, #[target_feature(enable = "popcnt,bmi1,bmi2")]);
+recursion!(rec_bmi, #[target_feature(enable = "popcnt,bmi1,bmi2")]);

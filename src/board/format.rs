@@ -1,11 +1,14 @@
-//! Boards as permutations (`cols[row]`, 0-based) and their text formats.
+//! Writing boards: solutions (`cols[row]`, 0-based) in their text formats, and squares as
+//! the user writes them.
 
+use crate::names::named_enum;
 use serde::Serialize;
 use std::fmt::Write as _;
 
 /// How a solution is written out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Format {
     /// The permutation, one column per row: `1 5 8 6 3 7 2 4`.
     List,
@@ -20,6 +23,15 @@ pub enum Format {
     /// One JSON object: `{"n":8,"solution":[1,5,8,6,3,7,2,4]}`.
     Json,
 }
+
+named_enum!(Format, "format", {
+    List => "list",
+    Pairs => "pairs",
+    Grid => "grid",
+    Dots => "dots",
+    Matrix => "matrix",
+    Json => "json",
+});
 
 /// Writes `cols` in `format`; coordinates are 1-based unless `zero_based`. Multi-line formats
 /// end with a newline, single-line ones do not.
@@ -67,6 +79,21 @@ pub fn render(cols: &[usize], format: Format, zero_based: bool) -> String {
         }
     }
     s
+}
+
+/// Writes a 0-based square as the user writes it: `ROW:COL`, counting from `base` (1, or 0
+/// with `--zero-based`).
+pub fn square(q: (usize, usize), base: usize) -> String {
+    format!("{}:{}", q.0 + base, q.1 + base)
+}
+
+/// Writes 1-based `[row, col]` pairs as `ROW:COL ROW:COL ...`.
+pub fn squares(placed: &[[usize; 2]]) -> String {
+    let v: Vec<String> = placed
+        .iter()
+        .map(|q| format!("{}:{}", q[0], q[1]))
+        .collect();
+    v.join(" ")
 }
 
 /// Whether the format spans several lines (then solutions are separated by a blank line).

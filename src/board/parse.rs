@@ -1,4 +1,4 @@
-//! Reading a board in any of the output formats and saying whether it is a solution.
+//! Reading a board written in any of the output formats ([`super::format`]).
 //!
 //! Accepted (the format is recognised from the text):
 //! - `list`: one line of columns, one per row, `1 5 8 6 3 7 2 4` (commas and brackets allowed);
@@ -12,85 +12,8 @@
 //! Coordinates are 1-based unless read with `zero_based`. Empty lines and lines starting with
 //! `#` are ignored.
 
+use super::check::Board;
 use crate::error::{Error, Result};
-use serde::Serialize;
-
-/// A board as read: its size and its queens `(row, col)`, 0-based, in reading order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Board {
-    /// Board size.
-    pub n: usize,
-    /// The queens.
-    pub queens: Vec<(usize, usize)>,
-}
-
-/// One reason a board is not a solution.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Problem {
-    /// Two queens attack each other along `line` ("row", "column" or "diagonal").
-    Attack {
-        /// How they attack: "row", "column" or "diagonal".
-        line: &'static str,
-        /// The two queens, 1-based `[row, col]`.
-        queens: [[usize; 2]; 2],
-    },
-    /// A row without a queen (1-based).
-    EmptyRow {
-        /// The row, 1-based.
-        row: usize,
-    },
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Problem::Attack {
-                line,
-                queens: [a, b],
-            } => {
-                let on = match *line {
-                    "row" => format!("share row {}", a[0]),
-                    "column" => format!("share column {}", a[1]),
-                    _ => "are on the same diagonal".to_string(),
-                };
-                write!(f, "queens {}:{} and {}:{} {on}", a[0], a[1], b[0], b[1])
-            }
-            Problem::EmptyRow { row } => write!(f, "row {row} has no queen"),
-        }
-    }
-}
-
-/// Every reason `board` is not a solution (empty for a solution), in O(n + queens).
-pub fn problems(board: &Board) -> Vec<Problem> {
-    let n = board.n;
-    let mut out = Vec::new();
-    let mut last: [Vec<Option<usize>>; 4] = [
-        vec![None; n],
-        vec![None; n],
-        vec![None; 2 * n],
-        vec![None; 2 * n],
-    ];
-    let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
-    for (i, &(r, c)) in board.queens.iter().enumerate() {
-        let keys = [r, c, r + c, c + n - 1 - r];
-        for (k, line) in ["row", "column", "diagonal", "diagonal"].iter().enumerate() {
-            if let Some(j) = last[k][keys[k]] {
-                out.push(Problem::Attack {
-                    line,
-                    queens: [one(board.queens[j]), one((r, c))],
-                });
-            }
-            last[k][keys[k]] = Some(i);
-        }
-    }
-    for (r, q) in last[0].iter().enumerate() {
-        if q.is_none() {
-            out.push(Problem::EmptyRow { row: r + 1 });
-        }
-    }
-    out
-}
 
 fn bad(line: usize, what: impl std::fmt::Display) -> Error {
     Error::Input(format!("line {line}: {what}"))
@@ -340,7 +263,8 @@ fn parse_json(lines: &[(usize, &str)], off: usize) -> Result<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{render, Format};
+    use crate::board::check::problems;
+    use crate::board::format::{render, Format};
 
     #[test]
     fn every_output_format_reads_back() {
@@ -361,17 +285,6 @@ mod tests {
             }
         }
         assert_eq!(parse("15863724", false).unwrap().queens, want);
-    }
-
-    #[test]
-    fn attacks_and_gaps_are_named() {
-        let b = parse("1 2 3 3", false).unwrap();
-        let p: Vec<String> = problems(&b).iter().map(|p| p.to_string()).collect();
-        assert!(p.contains(&"queens 1:1 and 2:2 are on the same diagonal".to_string()));
-        assert!(p.contains(&"queens 3:3 and 4:3 share column 3".to_string()));
-        let g = parse("Q . .\n. . .\n. Q .", false).unwrap();
-        let p: Vec<String> = problems(&g).iter().map(|p| p.to_string()).collect();
-        assert_eq!(p, vec!["row 2 has no queen"]);
     }
 
     #[test]

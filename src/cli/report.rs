@@ -1,10 +1,7 @@
-//! Results of a count and their text and JSON renderings.
+//! The result of a count as printed: text and JSON.
 
-use crate::engine::Outcome;
-use crate::error::Error;
-use crate::kernel::Kernel;
-use crate::oeis::{check, verify, Sequence};
-use crate::plan::{Algorithm, Plan};
+use nqueens::oeis::Sequence;
+use nqueens::{Algorithm, Kernel, Totals};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -56,62 +53,33 @@ pub struct CountReport {
 }
 
 impl CountReport {
-    /// Builds the report of a finished run and compares it with the known values.
-    pub fn new(plan: &Plan, outcome: &Outcome) -> CountReport {
-        let n = plan.n;
-        let t = &outcome.tally;
-        let full = plan.placed.is_empty();
-        let mut total = check(Sequence::A000170, n, t.total);
-        if !full {
-            total.known = None;
-            total.matches = None;
-        }
-        let unique = t.unique();
+    /// The report of a finished count, with the known values it is compared with.
+    pub fn new(t: &Totals) -> CountReport {
+        let n = t.n;
+        let full = t.placed.is_empty();
+        let known = Sequence::A000170.known(n).filter(|_| full);
         let known_unique = Sequence::A002562.known(n).filter(|_| full);
-        let seconds = outcome.elapsed.as_secs_f64();
         CountReport {
             n,
-            placed: plan
-                .placed
-                .iter()
-                .map(|&(r, c)| [r as usize + 1, c as usize + 1])
-                .collect(),
-            algorithm: plan.algorithm,
-            kernel: outcome.kernel,
+            placed: t.placed.iter().map(|&(r, c)| [r + 1, c + 1]).collect(),
+            algorithm: t.algorithm,
+            kernel: t.kernel,
             total: t.total,
-            known: total.known,
-            matches_known: total.matches,
-            unique,
+            known,
+            matches_known: known.map(|k| k == t.total),
+            unique: t.unique,
             known_unique,
-            matches_known_unique: unique.and_then(|u| known_unique.map(|k| k == u)),
-            solutions_sym90: t.classes.map(|c| c.sym90 + c.c1),
-            solutions_sym180: t.classes.map(|c| c.sym180 + c.c1),
-            threads: outcome.threads,
-            split_depth: plan.split_depth,
-            tasks: plan.tasks.len(),
-            resumed_tasks: 0,
+            matches_known_unique: t.unique.and_then(|u| known_unique.map(|k| k == u)),
+            solutions_sym90: t.sym90,
+            solutions_sym180: t.sym180,
+            threads: t.threads,
+            split_depth: t.split_depth,
+            tasks: t.tasks,
+            resumed_tasks: t.resumed_tasks,
             nodes: t.nodes,
-            seconds,
-            nodes_per_second: if seconds > 0.0 {
-                t.nodes as f64 / seconds
-            } else {
-                0.0
-            },
+            seconds: t.elapsed.as_secs_f64(),
+            nodes_per_second: t.nodes_per_second(),
         }
-    }
-
-    /// The first disagreement with a known value, as an error (exit code 3), if any.
-    /// Only the values the report compares are checked (none with placed queens).
-    pub fn mismatch(&self) -> Option<Error> {
-        let total = match self.known {
-            Some(_) => verify(Sequence::A000170, self.n, self.total),
-            None => Ok(()),
-        };
-        let unique = match (self.known_unique, self.unique) {
-            (Some(_), Some(u)) => verify(Sequence::A002562, self.n, u),
-            _ => Ok(()),
-        };
-        total.and(unique).err()
     }
 
     /// The human-readable rendering: one `key value` line per field.
@@ -131,7 +99,11 @@ impl CountReport {
                 mark(self.matches_known, Sequence::A000170, self.known)
             );
         } else {
-            let _ = writeln!(s, "placed     {}", crate::place::show_all(&self.placed));
+            let _ = writeln!(
+                s,
+                "placed     {}",
+                nqueens::board::format::squares(&self.placed)
+            );
             let _ = writeln!(
                 s,
                 "total      {}  (completions of the placed queens)",

@@ -10,7 +10,9 @@
 //!
 //! [`complete`] picks between them.
 
-use crate::bits::full_mask;
+use crate::board::check::placements;
+use crate::board::masks::full_mask;
+use crate::error::Result;
 
 /// What a completion search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +31,13 @@ pub const MRV_BUDGET: u64 = 200_000_000;
 
 /// Complete backtracking, most constrained row first, for `n <= 64` and placed queens
 /// `(row, col)` (0-based, already checked). Stops after `budget` queens placed.
-pub fn mrv(n: u32, placed: &[(usize, usize)], budget: u64) -> Completion {
+pub fn mrv(n: u32, placed: &[(usize, usize)], budget: u64) -> Result<Completion> {
+    crate::board::masks::check_n(n as i64)?;
+    let placed = placements(n as usize, placed)?;
+    Ok(mrv_checked(n, &placed, budget))
+}
+
+fn mrv_checked(n: u32, placed: &[(usize, usize)], budget: u64) -> Completion {
     let nn = n as usize;
     let mut st = Mrv {
         n: nn,
@@ -201,6 +209,19 @@ pub fn min_conflicts(
     placed: &[(usize, usize)],
     seed: u64,
     max_rounds: u32,
+) -> Result<Completion> {
+    let placed = placements(n, placed)?;
+    Ok(match n {
+        0 => Completion::Impossible("a 0×0 board has no squares".into()),
+        _ => min_conflicts_checked(n, &placed, seed, max_rounds),
+    })
+}
+
+fn min_conflicts_checked(
+    n: usize,
+    placed: &[(usize, usize)],
+    seed: u64,
+    max_rounds: u32,
 ) -> Completion {
     let mut fixed = vec![false; n];
     let mut used = vec![false; n];
@@ -303,24 +324,25 @@ fn blocked_line(n: usize, placed: &[(usize, usize)], rows: &[usize]) -> Option<S
     ))
 }
 
-/// Completes the placed queens on an `n` board: [`mrv`] for `n <= 64` (exact), otherwise
-/// [`min_conflicts`].
-pub fn complete(n: usize, placed: &[(usize, usize)]) -> Completion {
-    if n <= 64 {
-        mrv(n as u32, placed, MRV_BUDGET)
-    } else {
-        min_conflicts(n, placed, 1, 2000)
-    }
+/// Completes the placed queens `(row, col)` (0-based) on an `n` board: [`mrv`] for
+/// `n <= 64` (exact), otherwise [`min_conflicts`]. The placements are checked first
+/// ([`crate::board::check::placements`]); `n = 0` has nothing to complete.
+pub fn complete(n: usize, placed: &[(usize, usize)]) -> Result<Completion> {
+    let placed = placements(n, placed)?;
+    Ok(match n {
+        0 => Completion::Impossible("a 0×0 board has no squares".into()),
+        1..=64 => mrv_checked(n as u32, &placed, MRV_BUDGET),
+        _ => min_conflicts_checked(n, &placed, 1, 2000),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::place::holds;
-    use crate::solutions::is_solution;
+    use crate::board::check::{holds, is_solution};
 
-    fn found(c: Completion) -> Vec<usize> {
-        match c {
+    fn found(c: Result<Completion>) -> Vec<usize> {
+        match c.unwrap() {
             Completion::Found(v) => v,
             other => panic!("expected a completion, got {other:?}"),
         }
@@ -337,16 +359,21 @@ mod tests {
         // N=6: no solution has a corner queen.
         assert!(matches!(
             mrv(6, &[(0, 0)], 1_000_000),
-            Completion::Impossible(_)
+            Ok(Completion::Impossible(_))
         ));
-        assert!(matches!(mrv(3, &[], 1_000_000), Completion::Impossible(_)));
+        assert!(matches!(
+            mrv(3, &[], 1_000_000),
+            Ok(Completion::Impossible(_))
+        ));
+        assert!(mrv(65, &[], 1).is_err());
+        assert!(min_conflicts(8, &[(0, 0), (1, 1)], 1, 1).is_err());
     }
 
     #[test]
     fn min_conflicts_completes_placements() {
         for n in [8usize, 50, 100, 1000, 20_000] {
             let placed = [(0, n / 3), (n - 1, n / 2 + 1)];
-            let placed = crate::place::check(n, &placed).unwrap();
+            let placed = placements(n, &placed).unwrap();
             let s = found(min_conflicts(n, &placed, 7, 2000));
             assert!(is_solution(&s) && holds(&s, &placed), "n={n}");
         }
@@ -358,7 +385,7 @@ mod tests {
     fn blocked_rows_are_reported() {
         // 4×4, queen at 1:1 and 2:3 leave row 3 (0-based 2) ... every square attacked? Check.
         let placed = [(0, 0), (1, 2)];
-        match min_conflicts(4, &placed, 1, 50) {
+        match min_conflicts(4, &placed, 1, 50).unwrap() {
             Completion::Impossible(m) => assert!(m.contains("every free square"), "{m}"),
             other => panic!("{other:?}"),
         }

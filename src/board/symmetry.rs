@@ -1,0 +1,105 @@
+//! The dihedral group of the square acting on solutions: images, canonical forms, orbits.
+//!
+//! A solution is a permutation `cols[row]` (0-based). The images under the rotations are again
+//! permutations; lexicographic order on these vectors is the order used to pick representatives.
+
+/// The 8 symmetries of the square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// Leave the board as it is.
+    Identity,
+    /// Quarter turn clockwise.
+    Rot90,
+    /// Half turn.
+    Rot180,
+    /// Quarter turn counter-clockwise.
+    Rot270,
+    /// Mirror left-right.
+    FlipH,
+    /// Mirror top-bottom.
+    FlipV,
+    /// Reflect in the main diagonal (transpose).
+    Transpose,
+    /// Reflect in the anti-diagonal.
+    AntiTranspose,
+}
+
+impl Symmetry {
+    /// All eight, identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rot90,
+        Symmetry::Rot180,
+        Symmetry::Rot270,
+        Symmetry::FlipH,
+        Symmetry::FlipV,
+        Symmetry::Transpose,
+        Symmetry::AntiTranspose,
+    ];
+
+    /// Maps the square `(row, col)` of an `n` board.
+    pub fn map(self, n: usize, r: usize, c: usize) -> (usize, usize) {
+        let m = n - 1;
+        match self {
+            Symmetry::Identity => (r, c),
+            Symmetry::Rot90 => (c, m - r),
+            Symmetry::Rot180 => (m - r, m - c),
+            Symmetry::Rot270 => (m - c, r),
+            Symmetry::FlipH => (r, m - c),
+            Symmetry::FlipV => (m - r, c),
+            Symmetry::Transpose => (c, r),
+            Symmetry::AntiTranspose => (m - c, m - r),
+        }
+    }
+
+    /// The image of a permutation board.
+    pub fn apply(self, cols: &[usize]) -> Vec<usize> {
+        let n = cols.len();
+        let mut out = vec![0; n];
+        for (r, &c) in cols.iter().enumerate() {
+            let (r2, c2) = self.map(n, r, c);
+            out[r2] = c2;
+        }
+        out
+    }
+}
+
+/// The lexicographically smallest image of a solution: its class's canonical form.
+pub fn canonical(cols: &[usize]) -> Vec<usize> {
+    Symmetry::ALL
+        .iter()
+        .map(|s| s.apply(cols))
+        .min()
+        .unwrap_or_default()
+}
+
+/// The number of distinct images of a board under the 8 symmetries (1, 2, 4 or 8).
+pub fn orbit_size(cols: &[usize]) -> usize {
+    let mut images: Vec<Vec<usize>> = Symmetry::ALL.iter().map(|s| s.apply(cols)).collect();
+    images.sort();
+    images.dedup();
+    images.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_of_the_4_queens_solution() {
+        let s = [1, 3, 0, 2];
+        assert_eq!(Symmetry::Rot90.apply(&s), s.to_vec());
+        assert_eq!(Symmetry::FlipH.apply(&s), vec![2, 0, 3, 1]);
+        assert_eq!(orbit_size(&s), 2);
+        assert_eq!(canonical(&[2, 0, 3, 1]), s.to_vec());
+    }
+
+    #[test]
+    fn group_is_closed_and_rotations_compose() {
+        let s = [0, 4, 7, 5, 2, 6, 1, 3];
+        let r90 = Symmetry::Rot90.apply(&s);
+        assert_eq!(Symmetry::Rot90.apply(&r90), Symmetry::Rot180.apply(&s));
+        assert_eq!(Symmetry::Rot270.apply(&r90), s.to_vec());
+        assert_eq!(orbit_size(&s), 8);
+    }
+}

@@ -1,0 +1,256 @@
+//! The one executor: every count (whole, checkpointed, sharded, in `bench` or `table`) runs
+//! its tasks here.
+//!
+//! A counting method is a plan builder plus a task counter ([`Counter`]): the engine runs any
+//! plan of independent tasks with stable ids on a rayon pool of exactly `threads` workers. The
+//! workers send each finished task to the calling thread, which sums the tallies in `u128` and
+//! streams each task to the [`Observer`]s (progress, checkpoint) as it arrives. When the cancel
+//! flag is raised the engine takes what has already arrived and returns at once: tasks in
+//! flight finish in the background and are discarded.
+
+use super::tally::Tally;
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// A counting method's task counter: the tasks of one plan, each counted on its own.
+pub trait Counter: Send + Sync {
+    /// How many tasks the plan has (ids `0..tasks()`).
+    fn tasks(&self) -> usize;
+
+    /// Counts the tasks `ids` (in order; several at once where the method gains from it).
+    fn count(&self, ids: &[u32]) -> Vec<Tally>;
+
+    /// Each task's expected work, indexed by id: what progress shares and shard balance are
+    /// measured in. The same plan always gives the same estimates.
+    fn estimates(&self) -> Vec<u64>;
+
+    /// What the plan counted while it was built (the planner's nodes), added once to a count
+    /// of the whole plan (or of shard 0).
+    fn planned(&self) -> Tally;
+}
+
+/// Listens to a run: each finished task as it arrives, and a tick about every 50 ms.
+pub trait Observer {
+    /// Task `id` is finished with `tally`.
+    fn finished(&mut self, _id: u32, _tally: &Tally) -> Result<()> {
+        Ok(())
+    }
+
+    /// Called about every 50 ms, and once when the run ends.
+    fn tick(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// No observer.
+impl Observer for () {}
+
+impl<T: Observer + ?Sized> Observer for &mut T {
+    fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
+        (**self).finished(id, tally)
+    }
+    fn tick(&mut self) -> Result<()> {
+        (**self).tick()
+    }
+}
+
+impl<T: Observer> Observer for Option<T> {
+    fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
+        self.as_mut().map_or(Ok(()), |o| o.finished(id, tally))
+    }
+    fn tick(&mut self) -> Result<()> {
+        self.as_mut().map_or(Ok(()), |o| o.tick())
+    }
+}
+
+/// Both observers, the first first.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
+        self.0.finished(id, tally)?;
+        self.1.finished(id, tally)
+    }
+    fn tick(&mut self) -> Result<()> {
+        self.0.tick()?;
+        self.1.tick()
+    }
+}
+
+/// What one run of the engine did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ran {
+    /// The sum of the tasks counted by this run.
+    pub tally: Tally,
+    /// How many tasks it counted.
+    pub done: usize,
+    /// Whether the cancel flag stopped it before every task was counted.
+    pub cancelled: bool,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+/// The thread count used when none is given: every logical CPU.
+pub fn default_threads() -> usize {
+    num_cpus::get().max(1)
+}
+
+/// The most worker threads a count starts: far more than any machine has cores, few enough
+/// that a mistyped number cannot bring a machine down.
+pub const MAX_THREADS: usize = 1024;
+
+/// Builds a rayon pool of exactly `threads` workers (1..=[`MAX_THREADS`]).
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Threads(threads));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("nqueens-{i}"))
+        .build()
+        .map_err(|e| Error::Pool(e.to_string()))
+}
+
+/// How many tasks a worker takes at once: enough for the batched kernels to keep their lanes
+/// busy, few enough that every thread gets at least 8 batches (up to 16 tasks per batch).
+fn batch_size(tasks: usize, threads: usize) -> usize {
+    (tasks / (8 * threads.max(1))).clamp(1, 16)
+}
+
+/// Counts the tasks `todo` of `counter` on `threads` workers, streaming each finished task to
+/// `observer`, until every task is counted or `cancel` is raised.
+pub fn run(
+    counter: Arc<dyn Counter>,
+    todo: Vec<u32>,
+    threads: usize,
+    cancel: &AtomicBool,
+    observer: &mut dyn Observer,
+) -> Result<Ran> {
+    let start = Instant::now();
+    let pool = pool(threads)?;
+    let batch = batch_size(counter.tasks(), threads);
+    let expected = todo.len();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<(u32, Tally)>();
+    let worker_stop = Arc::clone(&stop);
+    // Detached: a cancelled run returns without waiting for the tasks in flight.
+    std::thread::spawn(move || {
+        pool.install(|| {
+            todo.par_chunks(batch).with_max_len(1).for_each(|ids| {
+                if worker_stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                for (&id, t) in ids.iter().zip(counter.count(ids)) {
+                    let _ = tx.send((id, t));
+                }
+            })
+        });
+    });
+    let mut ran = Ran {
+        tally: Tally::default(),
+        done: 0,
+        cancelled: false,
+        elapsed: Duration::ZERO,
+    };
+    let take = |ran: &mut Ran, observer: &mut dyn Observer, (id, t): (u32, Tally)| {
+        ran.tally += t;
+        ran.done += 1;
+        observer.finished(id, &t)
+    };
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(msg) => take(&mut ran, observer, msg)?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if cancel.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+            while let Ok(msg) = rx.try_recv() {
+                take(&mut ran, observer, msg)?;
+            }
+            ran.cancelled = ran.done < expected;
+            break;
+        }
+        observer.tick()?;
+    }
+    if !ran.cancelled && ran.done != expected {
+        return Err(Error::Pool(format!(
+            "the workers stopped after {} of {expected} tasks",
+            ran.done
+        )));
+    }
+    ran.elapsed = start.elapsed();
+    observer.tick()?;
+    Ok(ran)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Task `i` finds `i` solutions.
+    struct Numbers(usize);
+
+    impl Counter for Numbers {
+        fn tasks(&self) -> usize {
+            self.0
+        }
+        fn count(&self, ids: &[u32]) -> Vec<Tally> {
+            let t = |i: u32| Tally {
+                total: i as u128,
+                classes: None,
+                nodes: 1,
+            };
+            ids.iter().map(|&i| t(i)).collect()
+        }
+        fn estimates(&self) -> Vec<u64> {
+            vec![1; self.0]
+        }
+        fn planned(&self) -> Tally {
+            Tally::default()
+        }
+    }
+
+    struct Seen(Vec<u32>);
+
+    impl Observer for Seen {
+        fn finished(&mut self, id: u32, _: &Tally) -> Result<()> {
+            self.0.push(id);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_task_is_counted_once_and_streamed() {
+        let mut seen = Seen(Vec::new());
+        let todo: Vec<u32> = (0..100).filter(|i| i % 3 != 0).collect();
+        let flag = AtomicBool::new(false);
+        let ran = run(Arc::new(Numbers(100)), todo.clone(), 3, &flag, &mut seen).unwrap();
+        assert!(!ran.cancelled);
+        assert_eq!(ran.done, todo.len());
+        assert_eq!(
+            ran.tally.total,
+            todo.iter().map(|&i| i as u128).sum::<u128>()
+        );
+        seen.0.sort_unstable();
+        assert_eq!(seen.0, todo);
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_run_and_bad_thread_counts_are_refused() {
+        let flag = AtomicBool::new(true);
+        let ran = run(
+            Arc::new(Numbers(10_000)),
+            (0..10_000).collect(),
+            1,
+            &flag,
+            &mut (),
+        );
+        assert!(ran.unwrap().done <= 10_000);
+        for t in [0, MAX_THREADS + 1] {
+            let e = run(Arc::new(Numbers(1)), vec![0], t, &flag, &mut ()).unwrap_err();
+            assert_eq!(e, Error::Threads(t));
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Counting: the library's `count`, its [`Options`] and [`Totals`]; below them the methods
+//! (plans, tasks, tallies), the one engine, the rotational count and the OEIS cross-check.
+//!
+//! Data flow: [`Options`] → a method's plan builder ([`plan::Plan`]) → a deterministic list of
+//! tasks with stable ids → the engine ([`engine::run`]) counts them with the method's task
+//! counter ([`backtrack::Backtrack`]) and streams each finished task to its observers
+//! (progress here; checkpoints in [`crate::longrun`]) → the sum in `u128` → [`Totals`] →
+//! the cross-check against the known values ([`Totals::check`]).
+
+pub mod backtrack;
+pub mod constellations;
+pub mod engine;
+pub mod kernel;
+pub mod oeis;
+pub mod plan;
+pub mod progress;
+pub mod rotational;
+pub mod tally;
+pub mod task;
+
+use self::backtrack::Backtrack;
+use self::engine::{Counter, Observer, Ran};
+use self::kernel::Kernel;
+use self::oeis::Sequence;
+use self::plan::{smallest_split_depth, Algorithm, Plan};
+use self::progress::{ProgressFn, Tracker};
+use self::tally::Tally;
+use crate::error::{Error, Result};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How a count is run. `Options::default()` counts every solution with all 8 symmetries, the
+/// default kernel and one worker per logical CPU.
+///
+/// ```
+/// use nqueens::{Algorithm, Options};
+/// let opts = Options::default().with_threads(2).with_algorithm(Algorithm::Mirror);
+/// assert_eq!(nqueens::count(8, &opts)?.total, 92);
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// How symmetry is used; `None`: `symmetric`, or `plain` when queens are placed (the
+    /// only algorithm that takes them).
+    pub algorithm: Option<Algorithm>,
+    /// Worker threads (1 to [`engine::MAX_THREADS`]); `None`: every logical CPU.
+    pub threads: Option<usize>,
+    /// The counting kernel.
+    pub kernel: Kernel,
+    /// Queens placed before the search, `(row, col)` 0-based: then the count is of their
+    /// completions.
+    pub placed: Vec<(usize, usize)>,
+    /// Rows expanded into tasks (1..=3); `None`: the smallest depth giving at least 8 tasks
+    /// per thread.
+    pub split_depth: Option<u32>,
+    /// Raise it to stop the count: `count` then returns [`Error::Cancelled`].
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Called about ten times a second with where the count stands, and once at the end.
+    pub progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("algorithm", &self.algorithm)
+            .field("threads", &self.threads)
+            .field("kernel", &self.kernel)
+            .field("placed", &self.placed)
+            .field("split_depth", &self.split_depth)
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.as_ref().map(|_| "callback"))
+            .finish()
+    }
+}
+
+impl Options {
+    /// With `algorithm`.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Options {
+        self.algorithm = Some(algorithm);
+        self
+    }
+
+    /// With `threads` workers.
+    pub fn with_threads(mut self, threads: usize) -> Options {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// With `kernel`.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Options {
+        self.kernel = kernel;
+        self
+    }
+
+    /// With these queens placed (`(row, col)`, 0-based).
+    pub fn with_placed(mut self, placed: &[(usize, usize)]) -> Options {
+        self.placed = placed.to_vec();
+        self
+    }
+
+    /// With this split depth (1..=3).
+    pub fn with_split_depth(mut self, depth: u32) -> Options {
+        self.split_depth = Some(depth);
+        self
+    }
+
+    /// Stopped when `flag` is raised.
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Options {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Reporting progress to `report`.
+    pub fn with_progress(
+        mut self,
+        report: impl Fn(&progress::Progress) + Send + Sync + 'static,
+    ) -> Options {
+        self.progress = Some(Arc::new(report));
+        self
+    }
+
+    /// The thread count used: the one asked for, or every logical CPU.
+    pub fn resolved_threads(&self) -> usize {
+        self.threads.unwrap_or_else(engine::default_threads)
+    }
+
+    /// The algorithm used: the one asked for, or the default for these placements.
+    pub fn resolved_algorithm(&self) -> Algorithm {
+        match self.algorithm {
+            Some(a) => a,
+            None if self.placed.is_empty() => Algorithm::Symmetric,
+            None => Algorithm::Plain,
+        }
+    }
+}
+
+/// What a count found, and how.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Totals {
+    /// Board size.
+    pub n: u32,
+    /// Queens placed before the search, `(row, col)` 0-based (empty for a full count).
+    pub placed: Vec<(usize, usize)>,
+    /// How symmetry was used.
+    pub algorithm: Algorithm,
+    /// The kernel that counted.
+    pub kernel: Kernel,
+    /// Worker threads.
+    pub threads: usize,
+    /// Rows expanded into tasks.
+    pub split_depth: u32,
+    /// Tasks in the plan.
+    pub tasks: usize,
+    /// All solutions (A000170(n) for a full count), or the completions of the placed queens.
+    pub total: u128,
+    /// Solutions up to rotation and reflection (A002562(n)); `symmetric` only.
+    pub unique: Option<u128>,
+    /// Solutions that a quarter turn leaves as they are; `symmetric` only.
+    pub sym90: Option<u128>,
+    /// Solutions that a half turn leaves as they are (the quarter-turn ones included);
+    /// `symmetric` only.
+    pub sym180: Option<u128>,
+    /// Queens placed by the whole search.
+    pub nodes: u128,
+    /// Wall time of this run's search (planning excluded).
+    pub elapsed: Duration,
+    /// Tasks taken from a checkpoint instead of being counted by this run.
+    pub resumed_tasks: usize,
+    /// Nodes of those tasks (not visited by this run).
+    pub resumed_nodes: u128,
+}
+
+impl Totals {
+    /// The totals of `plan` counted with `kernel` on `threads` workers in `elapsed`, whose
+    /// tallies (planner nodes included) sum to `tally`.
+    pub(crate) fn of(
+        plan: &Plan,
+        kernel: Kernel,
+        threads: usize,
+        tally: Tally,
+        elapsed: Duration,
+    ) -> Totals {
+        let classes = tally.classes;
+        Totals {
+            n: plan.n(),
+            placed: plan
+                .placed()
+                .iter()
+                .map(|&(r, c)| (r as usize, c as usize))
+                .collect(),
+            algorithm: plan.algorithm(),
+            kernel,
+            threads,
+            split_depth: plan.split_depth(),
+            tasks: plan.tasks().len(),
+            total: tally.total,
+            unique: tally.unique(),
+            sym90: classes.map(|c| c.sym90 + c.c1),
+            sym180: classes.map(|c| c.sym180 + c.c1),
+            nodes: tally.nodes,
+            elapsed,
+            resumed_tasks: 0,
+            resumed_nodes: 0,
+        }
+    }
+
+    /// Compares the counts with the known OEIS values (only a full count has them): a
+    /// disagreement is [`Error::Mismatch`].
+    pub fn check(&self) -> Result<()> {
+        if !self.placed.is_empty() {
+            return Ok(());
+        }
+        oeis::verify(Sequence::A000170, self.n, self.total)?;
+        match self.unique {
+            Some(u) => oeis::verify(Sequence::A002562, self.n, u),
+            None => Ok(()),
+        }
+    }
+
+    /// Nodes per second of this run (the resumed tasks' nodes were visited earlier).
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes - self.resumed_nodes) as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Counts the solutions of an `n` board (1..=64) as `opts` say, and checks the result against
+/// the known OEIS values: a count that disagrees is an error, never a result.
+///
+/// ```
+/// let t = nqueens::count(8, &nqueens::Options::default())?;
+/// assert_eq!((t.total, t.unique), (92, Some(12)));
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn count(n: u32, opts: &Options) -> Result<Totals> {
+    let totals = count_unchecked(n, opts)?;
+    totals.check()?;
+    Ok(totals)
+}
+
+/// [`count`] without the cross-check, for callers that show a result before they fail on it
+/// ([`Totals::check`]), as the command line does.
+pub fn count_unchecked(n: u32, opts: &Options) -> Result<Totals> {
+    let job = Job::new(n, opts, None)?;
+    let all: Vec<u32> = (0..job.plan().tasks().len() as u32).collect();
+    job.run(&all, &[], Tally::default(), &mut ())
+}
+
+/// A count ready to run: its plan, counter and options. The library's [`count`] and the long
+/// runs of [`crate::longrun`] both run through it, and so through the one engine.
+pub struct Job {
+    counter: Arc<Backtrack>,
+    threads: usize,
+    cancel: Arc<AtomicBool>,
+    progress: Option<ProgressFn>,
+}
+
+impl Job {
+    /// Plans the count of an `n` board as `opts` say; `depth` is the split depth to use when
+    /// `opts` gives none (else the smallest giving 8 tasks per thread).
+    pub fn new(n: u32, opts: &Options, depth: Option<u32>) -> Result<Job> {
+        let threads = opts.resolved_threads();
+        if !(1..=engine::MAX_THREADS).contains(&threads) {
+            return Err(Error::Threads(threads));
+        }
+        let algorithm = opts.resolved_algorithm();
+        let fixed = opts.split_depth.or(depth);
+        let plan = if opts.placed.is_empty() {
+            let depth = fixed.unwrap_or_else(|| Plan::default_split_depth(n, algorithm, threads));
+            Plan::new(n, algorithm, depth)?
+        } else if algorithm != Algorithm::Plain {
+            return Err(Error::Usage(format!(
+                "algorithm {algorithm} cannot count with placed queens: the placements break \
+                 the board's symmetry; leave the algorithm out (or use plain)"
+            )));
+        } else {
+            let build = |d| Plan::with_placed(n, d, &opts.placed);
+            build(fixed.unwrap_or_else(|| smallest_split_depth(threads, build)))?
+        };
+        Ok(Job {
+            counter: Arc::new(Backtrack::new(plan, opts.kernel)),
+            threads,
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        self.counter.plan()
+    }
+
+    /// The task counter, for the engine.
+    pub fn counter(&self) -> Arc<dyn Counter> {
+        self.counter.clone()
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The kernel.
+    pub fn kernel(&self) -> Kernel {
+        self.counter.kernel()
+    }
+
+    /// Whether the options ask for progress reports (which need each task's expected work).
+    pub fn reports_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Counts the tasks in `scope` that are not in `resumed` (whose tallies sum to
+    /// `resumed_tally`), streaming finished tasks to `observer` and to the progress report.
+    /// `est`: the tasks' expected work when the caller has it already. Returns the tally of
+    /// the scope; [`Error::Cancelled`] if the cancel flag stopped it.
+    pub fn run_scope(
+        &self,
+        scope: &[u32],
+        resumed: &[u32],
+        resumed_tally: Tally,
+        est: Option<Vec<u64>>,
+        observer: &mut dyn Observer,
+    ) -> Result<Ran> {
+        let mut finished = vec![false; self.plan().tasks().len()];
+        for &i in resumed {
+            finished[i as usize] = true;
+        }
+        let todo: Vec<u32> = scope
+            .iter()
+            .copied()
+            .filter(|&i| !finished[i as usize])
+            .collect();
+        let mut tracker = self.progress.clone().map(|report| {
+            let est = est.unwrap_or_else(|| self.counter.estimates());
+            Tracker::new(est, scope, resumed, &resumed_tally, report)
+        });
+        let mut both = (observer, tracker.as_mut());
+        let ran = engine::run(self.counter(), todo, self.threads, &self.cancel, &mut both)?;
+        if let Some(t) = tracker.as_mut() {
+            t.finish();
+        }
+        Ok(ran)
+    }
+
+    /// Counts the tasks `scope` minus `resumed` (see [`Job::run_scope`]) and returns the
+    /// totals of the whole scope, planner nodes included; not cross-checked.
+    pub fn run(
+        &self,
+        scope: &[u32],
+        resumed: &[u32],
+        resumed_tally: Tally,
+        observer: &mut dyn Observer,
+    ) -> Result<Totals> {
+        let ran = self.run_scope(scope, resumed, resumed_tally, None, observer)?;
+        if ran.cancelled {
+            return Err(Error::cancelled(
+                resumed.len() + ran.done,
+                scope.len(),
+                &ran,
+                None,
+            ));
+        }
+        let mut tally = resumed_tally;
+        tally += ran.tally;
+        tally += self.counter.planned();
+        Ok(self.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes))
+    }
+
+    /// The totals of a finished scope whose tallies sum to `tally`.
+    pub fn totals(
+        &self,
+        tally: Tally,
+        elapsed: Duration,
+        resumed_tasks: usize,
+        resumed_nodes: u128,
+    ) -> Totals {
+        let mut t = Totals::of(self.plan(), self.kernel(), self.threads, tally, elapsed);
+        t.resumed_tasks = resumed_tasks;
+        t.resumed_nodes = resumed_nodes;
+        t
+    }
+}

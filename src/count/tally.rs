@@ -1,0 +1,141 @@
+//! What counting finds: per task and summed, in `u128`.
+
+use serde::{Deserialize, Serialize};
+use std::ops::AddAssign;
+
+/// What the symmetric count knows about classes (orbits under the 8 symmetries of the square),
+/// summed over tasks. Written in checkpoint and shard files as the array `[c1, c8, quarters,
+/// sym90, sym180]`.
+///
+/// Every solution of an N×N board with N > 1 has an orbit of 2 (it is symmetric under a
+/// quarter turn), 4 (under a half turn only) or 8 (no symmetry); the lone 1×1 board has an
+/// orbit of 1. A task whose border is symmetric under `t` quarter turns finds each class of 8
+/// `t` times and counts `4/t` quarters per solution; it finds a symmetric class fewer times,
+/// so the whole plan's quarters fall short by 2 per class of 4 and 1 per class of 2, which the
+/// rotational task's counts restore (see [`super::plan`]). The split is exact only for a whole
+/// plan: see [`Classes::orbits`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "[u128; 5]", into = "[u128; 5]")]
+pub struct Classes {
+    /// Classes of one solution (only the 1×1 board).
+    pub c1: u128,
+    /// Classes of eight found once each (tasks whose border no turn leaves as it is).
+    pub c8: u128,
+    /// Quarters of a class found in tasks whose border a turn leaves as it is.
+    pub quarters: u128,
+    /// Solutions symmetric under a quarter turn (boards of 4 and more).
+    pub sym90: u128,
+    /// Solutions symmetric under a half turn, the quarter-turn ones included (boards of 4
+    /// and more).
+    pub sym180: u128,
+}
+
+impl From<[u128; 5]> for Classes {
+    fn from([c1, c8, quarters, sym90, sym180]: [u128; 5]) -> Classes {
+        Classes {
+            c1,
+            c8,
+            quarters,
+            sym90,
+            sym180,
+        }
+    }
+}
+
+impl From<Classes> for [u128; 5] {
+    fn from(c: Classes) -> [u128; 5] {
+        [c.c1, c.c8, c.quarters, c.sym90, c.sym180]
+    }
+}
+
+impl Classes {
+    /// The number of classes of 1, 2, 4 and 8 solutions. Exact for a whole plan's sum;
+    /// for part of one the split of the quarters is only approximate.
+    pub fn orbits(&self) -> [u128; 4] {
+        let c2 = self.sym90 / 2;
+        let c4 = self.sym180.saturating_sub(self.sym90) / 4;
+        let c8 = self.c8 + self.quarters.saturating_sub(2 * c4 + c2) / 4;
+        [self.c1, c2, c4, c8]
+    }
+
+    /// The number of classes: A002562's a(n) when summed over a whole board.
+    pub fn unique(&self) -> u128 {
+        self.orbits().iter().sum()
+    }
+}
+
+impl AddAssign for Classes {
+    fn add_assign(&mut self, o: Classes) {
+        self.c1 += o.c1;
+        self.c8 += o.c8;
+        self.quarters += o.quarters;
+        self.sym90 += o.sym90;
+        self.sym180 += o.sym180;
+    }
+}
+
+/// What counting one task (or a sum of tasks) found. Written in checkpoint and shard files as
+/// `{"total": …, "classes": [...] or null, "nodes": …}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Solutions, each counted with its task's weight: the contribution to A000170.
+    pub total: u128,
+    /// The split by symmetry class, when the algorithm knows it (`symmetric` only).
+    pub classes: Option<Classes>,
+    /// Nodes visited: queens placed.
+    pub nodes: u128,
+}
+
+impl Tally {
+    /// The number of solutions up to symmetry, when known.
+    pub fn unique(&self) -> Option<u128> {
+        self.classes.map(|c| c.unique())
+    }
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, o: Tally) {
+        self.total += o.total;
+        self.nodes += o.nodes;
+        self.classes = match (self.classes, o.classes) {
+            (Some(mut a), Some(b)) => {
+                a += b;
+                Some(a)
+            }
+            (a, None) => a,
+            (None, b) => b,
+        };
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(it: I) -> Tally {
+        let mut s = Tally::default();
+        for t in it {
+            s += t;
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_json_keeps_the_file_format() {
+        let t = Tally {
+            total: 8,
+            classes: Some(Classes {
+                c8: 1,
+                ..Classes::default()
+            }),
+            nodes: 123,
+        };
+        let text = serde_json::to_string(&t).unwrap();
+        assert_eq!(text, r#"{"total":8,"classes":[0,1,0,0,0],"nodes":123}"#);
+        assert_eq!(serde_json::from_str::<Tally>(&text).unwrap(), t);
+        let sum: Tally = [t, t].into_iter().sum();
+        assert_eq!((sum.total, sum.unique()), (16, Some(2)));
+    }
+}

@@ -1,0 +1,177 @@
+//! Long counts: checkpoints that survive a crash, shards for many machines, and the merge of
+//! their results. Everything here runs through the one engine ([`crate::internals::engine`]),
+//! defined on task ids only, never on a method's internals.
+//!
+//! [`run`] counts the tasks in scope (the plan's, or a shard's) that a checkpoint does not
+//! already hold. Each finished task streams to the checkpoint, which is saved every
+//! [`LongRun::every`], at the end, and when the cancel flag stops the count (the tasks in
+//! flight are not waited for; they are counted again on resume).
+
+pub mod checkpoint;
+pub mod merge;
+pub mod shard;
+
+use self::checkpoint::{Checkpoint, Done};
+use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
+use self::shard::{task_ids, Shard};
+use crate::count::engine::Observer;
+use crate::count::tally::Tally;
+use crate::count::{Job, Options, Totals};
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The split depth of counts that checkpoint or shard when none is given: fixed (not chosen
+/// by thread count) so that every run and every machine builds the same plan.
+pub const LONG_RUN_SPLIT_DEPTH: u32 = 2;
+
+/// What makes a count a long run.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct LongRun {
+    /// Where finished tasks are saved (and resumed from).
+    pub checkpoint: Option<PathBuf>,
+    /// How often the checkpoint is saved.
+    pub every: Duration,
+    /// Count only this shard's tasks.
+    pub shard: Option<Shard>,
+}
+
+impl LongRun {
+    /// A long run saving to `checkpoint` every `every`, counting `shard` (or all tasks).
+    pub fn new(checkpoint: Option<PathBuf>, every: Duration, shard: Option<Shard>) -> LongRun {
+        LongRun {
+            checkpoint,
+            every,
+            shard,
+        }
+    }
+}
+
+/// How a long count ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Every task of the plan is counted (not yet cross-checked: see [`Totals::check`]).
+    Whole(Totals),
+    /// Every task of one shard is counted: the result for `merge`.
+    Shard(ShardResult),
+}
+
+/// Counts an `n` board as `opts` and `long` say (see the module docs). Cancelled, it saves the
+/// checkpoint and returns [`Error::Cancelled`].
+pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
+    let fixed = long.checkpoint.is_some() || long.shard.is_some();
+    let job = Job::new(n, opts, fixed.then_some(LONG_RUN_SPLIT_DEPTH))?;
+    let plan = job.plan();
+    let tasks = plan.tasks().len();
+    // Expected work per task: the shard assignment and the progress both use it.
+    let est = (job.reports_progress() || long.shard.is_some()).then(|| job.counter().estimates());
+    let scope: Vec<u32> = match (long.shard, &est) {
+        (Some(s), Some(est)) => task_ids(est, s),
+        _ => (0..tasks as u32).collect(),
+    };
+    let mut saver = Saver {
+        ckpt: Checkpoint::new(plan, long.shard, scope.len()),
+        path: long.checkpoint.clone(),
+        every: long.every,
+        last: Instant::now(),
+    };
+    if let Some(path) = &long.checkpoint {
+        if let Some(old) = Checkpoint::load(path, &saver.ckpt)? {
+            saver.ckpt = old;
+        }
+    }
+    let (resumed, resumed_tally) = resumed(&saver.ckpt, &scope, tasks)?;
+    // Save at once: an unwritable path fails now, not after the first interval.
+    saver.save()?;
+    let ran = job.run_scope(&scope, &resumed, resumed_tally, est, &mut saver);
+    // Whatever happened, what finished is kept.
+    saver.save()?;
+    let ran = ran?;
+    if ran.cancelled {
+        let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
+        return Err(Error::cancelled(
+            saver.ckpt.done.len(),
+            scope.len(),
+            &ran,
+            saved,
+        ));
+    }
+    let mut tally = resumed_tally;
+    tally += ran.tally;
+    if long.shard.is_none_or(|s| s.index == 0) {
+        tally += job.counter().planned();
+    }
+    Ok(match long.shard {
+        Some(shard) => Outcome::Shard(ShardResult {
+            format: SHARD_FORMAT.into(),
+            version: SHARD_VERSION,
+            plan: plan.id(),
+            shard,
+            tasks: scope.len(),
+            plan_tasks: tasks,
+            counts: tally,
+            kernel: job.kernel().name().into(),
+            threads: job.threads(),
+            seconds: ran.elapsed.as_secs_f64(),
+        }),
+        None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
+    })
+}
+
+/// The tasks a checkpoint holds and their summed tally, checked against the plan's `tasks`
+/// and the count's `scope`.
+fn resumed(ckpt: &Checkpoint, scope: &[u32], tasks: usize) -> Result<(Vec<u32>, Tally)> {
+    let mut in_scope = vec![false; tasks];
+    for &i in scope {
+        in_scope[i as usize] = true;
+    }
+    let mut tally = Tally::default();
+    for d in &ckpt.done {
+        if d.id as usize >= tasks {
+            return Err(Error::Input(format!(
+                "the checkpoint lists task {}, but this plan has {tasks} tasks",
+                d.id
+            )));
+        }
+        if !in_scope[d.id as usize] {
+            return Err(Error::Input(
+                "the checkpoint lists tasks outside this count's scope".into(),
+            ));
+        }
+        tally += d.counts;
+    }
+    Ok((ckpt.done.iter().map(|d| d.id).collect(), tally))
+}
+
+/// The observer that keeps the checkpoint: every finished task, saved every `every`.
+struct Saver {
+    ckpt: Checkpoint,
+    path: Option<PathBuf>,
+    every: Duration,
+    last: Instant,
+}
+
+impl Saver {
+    fn save(&mut self) -> Result<()> {
+        if let Some(path) = &self.path {
+            self.ckpt.save(Path::new(path))?;
+        }
+        self.last = Instant::now();
+        Ok(())
+    }
+}
+
+impl Observer for Saver {
+    fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
+        self.ckpt.done.push(Done { id, counts: *tally });
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<()> {
+        if self.path.is_some() && self.last.elapsed() >= self.every {
+            self.save()?;
+        }
+        Ok(())
+    }
+}

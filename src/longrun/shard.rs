@@ -1,0 +1,110 @@
+//! Shards: one count split across machines by task, and the parts merged back.
+//!
+//! `count N --shard I/K` counts only the tasks assigned to shard `I` of `K` (0-based, as Slurm
+//! array and Kubernetes job indexes count). The assignment is fixed and balanced by expected
+//! work:
+//!
+//! 1. each task's expected work is the method's estimate (for the backtracker, the nodes in its
+//!    first [`ESTIMATE_ROWS`](crate::internals::backtrack::ESTIMATE_ROWS) free rows, counted
+//!    exactly below the task's fixed queens and bounds);
+//! 2. tasks are taken in decreasing expected work (ties: lower id first) and each goes to the
+//!    shard with the least expected work so far (ties: lower shard index).
+//!
+//! Every shard's result names the plan's fingerprint, so [`super::merge`] can check that all `K`
+//! shards of one plan are present exactly once before it sums them.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+
+/// Shard `index` of `count` (0 <= index < count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u32,
+    /// How many shards the count is split into.
+    pub count: u32,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = Error;
+
+    /// Parses `I/K` with `0 <= I < K`.
+    fn from_str(s: &str) -> Result<Shard, Error> {
+        let bad = || {
+            Error::Usage(format!(
+                "'{s}' is not a shard: write I/K with 0 <= I < K, e.g. 0/8"
+            ))
+        };
+        let (i, k) = s.trim().split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = k.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(Error::Usage(format!(
+                "shard {s} is out of range: the index I must satisfy 0 <= I < K (K >= 1)"
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// The shard of every task, indexed by task id, given the tasks' expected work `est`.
+pub fn assign(est: &[u64], count: u32) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..est.len()).collect();
+    order.sort_by(|&a, &b| est[b].cmp(&est[a]).then(a.cmp(&b)));
+    let mut load = vec![0u64; count as usize];
+    let mut out = vec![0u32; est.len()];
+    for i in order {
+        let s = (0..count as usize)
+            .min_by_key(|&s| (load[s], s))
+            .unwrap_or(0);
+        load[s] += est[i];
+        out[i] = s as u32;
+    }
+    out
+}
+
+/// The ids of the tasks in `shard`, given the tasks' expected work `est`.
+pub fn task_ids(est: &[u64], shard: Shard) -> Vec<u32> {
+    assign(est, shard.count)
+        .iter()
+        .enumerate()
+        .filter(|(_, &s)| s == shard.index)
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::internals::{Backtrack, Counter, Kernel, Plan};
+    use crate::Algorithm;
+
+    #[test]
+    fn shards_parse() {
+        assert_eq!("0/8".parse::<Shard>(), Ok(Shard { index: 0, count: 8 }));
+        assert!("8/8".parse::<Shard>().is_err());
+        assert!("1/0".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn assignment_covers_every_task_once_and_is_stable() {
+        let plan = Plan::new(12, Algorithm::Symmetric, 2).unwrap();
+        let est = Backtrack::new(plan.clone(), Kernel::Wide).estimates();
+        for k in [1, 3, 7] {
+            let a = assign(&est, k);
+            assert_eq!(a, assign(&est, k));
+            let mut all: Vec<u32> = (0..k)
+                .flat_map(|i| task_ids(&est, Shard { index: i, count: k }))
+                .collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..plan.tasks().len() as u32).collect::<Vec<_>>());
+        }
+    }
+}
