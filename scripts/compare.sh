@@ -7,6 +7,9 @@
 #   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
 #   COMBOS="mirror:simple symmetric:wide symmetric:wide@2" scripts/compare.sh 17
 #     (ALGORITHM:KERNEL@T runs that combination on T threads instead of THREADS)
+#   BASELINE_REV=10a79ef COMBOS="symmetric:wide" scripts/compare.sh 17 5
+#     (also builds that git revision in target/baseline and runs every combination with it
+#     too, labelled base/..., interleaved with the current build's runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stats.sh
@@ -17,22 +20,45 @@ threads=${3:-1}
 read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes mirror:wide symmetric:simple symmetric:fast symmetric:lanes symmetric:wide}"
 
 prepare
-echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved"
+bins=("cur=$bin")
+if [[ -n ${BASELINE_REV:-} ]]; then
+  base_dir=target/baseline
+  want=$(git rev-parse "$BASELINE_REV^{commit}")
+  if [[ $(git -C "$base_dir" rev-parse HEAD 2>/dev/null) != "$want" ]]; then
+    rm -rf "$base_dir"
+    git worktree prune
+    git worktree add --detach "$base_dir" "$want" >/dev/null
+  fi
+  (cd "$base_dir" && cargo build --release --quiet)
+  bins+=("base=$base_dir/target/release/nqueens")
+  labels=()
+  for c in "${combos[@]}"; do labels+=("$c" "base/$c"); done
+  combos=("${labels[@]}")
+fi
+echo "# nqueens count $n --threads $threads; $runs runs per combination, interleaved${BASELINE_REV:+; base/ = revision $BASELINE_REV}"
 for ((r = 1; r <= runs; r++)); do
   for c in "${combos[@]}"; do
-    spec=${c%@*}
+    bin=${bins[0]#*=}
+    spec=$c
+    if [[ $c == base/* ]]; then
+      bin=${bins[1]#*=}
+      spec=${c#base/}
+    fi
     t=$threads
-    [[ $c == *@* ]] && t=${c##*@}
+    [[ $spec == *@* ]] && t=${spec##*@}
+    spec=${spec%@*}
     json=$(checked_count "$n" --threads "$t" --algorithm "${spec%%:*}" --kernel "${spec##*:}")
-    field seconds "$json" >> "$tmp/$c"
-    field nodes "$json" > "$tmp/$c.nodes"
+    key=${c//\//_}
+    field seconds "$json" >> "$tmp/$key"
+    field nodes "$json" > "$tmp/$key.nodes"
   done
 done
 printf '%-22s %10s %10s %10s %14s %8s\n' algorithm:kernel median_s min_s max_s nodes ratio
 base=""
 for c in "${combos[@]}"; do
-  read -r med min max < <(stats "$tmp/$c")
+  key=${c//\//_}
+  read -r med min max < <(stats "$tmp/$key")
   [[ -n $base ]] || base=$med
-  awk -v c="$c" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$(cat "$tmp/$c.nodes")" \
+  awk -v c="$c" -v med="$med" -v min="$min" -v max="$max" -v base="$base" -v nodes="$(cat "$tmp/$key.nodes")" \
     'BEGIN { printf "%-22s %10.3f %10.3f %10.3f %14s %8.3f\n", c, med, min, max, nodes, med / base }'
 done

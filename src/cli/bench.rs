@@ -155,9 +155,9 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-pub fn run(a: BenchArgs) -> anyhow::Result<()> {
-    let known = Sequence::A000170.known(a.n);
-    if known.is_none() || a.n < 4 {
+/// Refuses a workload without a known count to check, and an export without a format.
+fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
+    if Sequence::A000170.known(a.n).is_none() || a.n < 4 {
         return Err(Error::Usage(format!(
             "bench needs a board with a known count to check every run: N from 4 to {} (got {})",
             Sequence::A000170.known_values().last().map_or(0, |x| x.0),
@@ -171,68 +171,85 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let threads = a
-        .threads
-        .clone()
-        .map(|l| l.0)
-        .unwrap_or_else(|| (1..=default_threads()).collect());
-    let total_runs = threads.len() * (a.runs + a.warmup);
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let b = ProgressBar::new(total_runs as u64);
+    Ok(())
+}
+
+/// Runs the workload `warmup + runs` times on `t` threads (every run checked by `count`);
+/// returns the row of the measured runs and the workload as the first run found it.
+fn measure(a: &BenchArgs, t: usize, bar: Option<&ProgressBar>) -> anyhow::Result<(Row, Workload)> {
+    let opts = Options::default()
+        .with_threads(t)
+        .with_algorithm(a.algorithm)
+        .with_kernel(a.kernel);
+    let mut times = Vec::with_capacity(a.runs);
+    let mut first = None;
+    for i in 0..a.warmup + a.runs {
+        if let Some(b) = bar {
+            b.set_message(format!("{t} thread(s)"));
+        }
+        // A fast wrong answer is a failure: `count` checks every run.
+        let out = nqueens::count(a.n, &opts)?;
+        if i >= a.warmup {
+            times.push(out.elapsed.as_secs_f64());
+        }
+        first.get_or_insert(out);
+        if let Some(b) = bar {
+            b.inc(1);
+        }
+    }
+    let out = first.expect("at least one run");
+    let med = median(&times);
+    let row = Row {
+        threads: t,
+        split_depth: out.split_depth,
+        median_s: med,
+        min_s: times.iter().cloned().fold(f64::INFINITY, f64::min),
+        max_s: times.iter().cloned().fold(0.0, f64::max),
+        times_s: times,
+        speedup: 0.0,
+        efficiency: 0.0,
+        nodes_per_second: out.nodes as f64 / med,
+        solutions_per_second: out.total as f64 / med,
+    };
+    let workload = Workload {
+        n: a.n,
+        algorithm: a.algorithm,
+        kernel: a.kernel,
+        total: out.total,
+        unique: out.unique,
+        nodes: out.nodes,
+        runs: a.runs,
+        warmup: a.warmup,
+    };
+    Ok((row, workload))
+}
+
+fn progress_bar(runs: usize) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(runs as u64);
         b.set_style(
             ProgressStyle::with_template("bench [{bar:30}] {pos}/{len} runs, {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
         );
         b
-    });
+    })
+}
+
+pub fn run(a: BenchArgs) -> anyhow::Result<()> {
+    check_args(&a)?;
+    let threads = a
+        .threads
+        .clone()
+        .map(|l| l.0)
+        .unwrap_or_else(|| (1..=default_threads()).collect());
+    let bar = progress_bar(threads.len() * (a.runs + a.warmup));
     let mut rows = Vec::new();
-    let mut workload: Option<Workload> = None;
+    let mut workload = None;
     for &t in &threads {
-        let opts = Options::default()
-            .with_threads(t)
-            .with_algorithm(a.algorithm)
-            .with_kernel(a.kernel);
-        let mut depth = 0;
-        let mut times = Vec::with_capacity(a.runs);
-        for i in 0..a.warmup + a.runs {
-            if let Some(b) = &bar {
-                b.set_message(format!("{t} thread(s)"));
-            }
-            // A fast wrong answer is a failure: `count` checks every run.
-            let out = nqueens::count(a.n, &opts)?;
-            depth = out.split_depth;
-            workload.get_or_insert(Workload {
-                n: a.n,
-                algorithm: a.algorithm,
-                kernel: a.kernel,
-                total: out.total,
-                unique: out.unique,
-                nodes: out.nodes,
-                runs: a.runs,
-                warmup: a.warmup,
-            });
-            if i >= a.warmup {
-                times.push(out.elapsed.as_secs_f64());
-            }
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        }
-        let w = workload.as_ref().expect("at least one run");
-        let med = median(&times);
-        rows.push(Row {
-            threads: t,
-            split_depth: depth,
-            median_s: med,
-            min_s: times.iter().cloned().fold(f64::INFINITY, f64::min),
-            max_s: times.iter().cloned().fold(0.0, f64::max),
-            times_s: times,
-            speedup: 0.0,
-            efficiency: 0.0,
-            nodes_per_second: w.nodes as f64 / med,
-            solutions_per_second: w.total as f64 / med,
-        });
+        let (row, w) = measure(&a, t, bar.as_ref())?;
+        rows.push(row);
+        workload.get_or_insert(w);
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -254,9 +271,14 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             os: std::env::consts::OS,
             arch: std::env::consts::ARCH,
         },
-        workload: workload.expect("at least one run"),
+        workload: workload.expect("at least one thread count"),
         results: rows,
     };
+    write(&a, &report)
+}
+
+/// Prints the report in the format asked for, or the text table while `--export` writes it.
+fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
     let format: &dyn Exporter<Report> = if a.json {
         &Json
     } else if a.csv {
@@ -266,14 +288,13 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     } else {
         &Text
     };
-    let text = Text.render(&report);
     match &a.export {
         Some(path) => {
-            std::fs::write(path, format.render(&report))
+            std::fs::write(path, format.render(report))
                 .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
-            print(&text)
+            print(&Text.render(report))
         }
-        None => print(&format.render(&report)),
+        None => print(&format.render(report)),
     }
 }
 

@@ -86,46 +86,7 @@ portable_and_bmi!(batch);
 #[inline(always)]
 fn batch(specs: &[Spec], out: &mut [Found]) {
     assert_eq!(specs.len(), out.len());
-    let mut roots: Vec<Root> = Vec::with_capacity(64 * specs.len());
-    for (t, s) in specs.iter().enumerate() {
-        if s.k <= BASE + 1 {
-            out[t] = super::fast::count(s);
-            continue;
-        }
-        // Expand the first two free rows (BASE = 2) into roots.
-        let a0 = s.full & !s.forbid[0];
-        let mut nodes = a0.count_ones() as u64;
-        let mut f0 = a0;
-        while f0 != 0 {
-            let b0 = f0 & f0.wrapping_neg();
-            f0 ^= b0;
-            let (c1, x1, y1) = (b0, b0 << s.gap[0], b0 >> s.gap[0]);
-            let a1 = s.full & !(c1 | x1 | y1 | s.forbid[1]);
-            nodes += a1.count_ones() as u64;
-            let mut f1 = a1;
-            while f1 != 0 {
-                let b1 = f1 & f1.wrapping_neg();
-                f1 ^= b1;
-                let g = s.gap[1];
-                let (c2, x2, y2) = (c1 | b1, (x1 | b1) << g, (y1 | b1) >> g);
-                let a2 = s.full & !(c2 | x2 | y2 | s.forbid[2]);
-                nodes += a2.count_ones() as u64;
-                if a2 != 0 {
-                    roots.push(Root {
-                        task: t,
-                        cols: c2,
-                        d1: x2,
-                        d2: y2,
-                        avail: a2,
-                    });
-                }
-            }
-        }
-        out[t] = Found {
-            solutions: 0,
-            nodes,
-        };
-    }
+    let roots = roots(specs, out);
     // Idle lanes step this board harmlessly: their row has no square, so they stay done.
     let idle = Spec::new(4, &[]);
     let mut next = 0usize;
@@ -179,4 +140,51 @@ fn batch(specs: &[Spec], out: &mut [Found]) {
             }
         }
     }
+}
+
+/// The subtrees of a batch: each spec's first two free rows expanded (their nodes counted into
+/// `out`); specs too small to split are counted whole into `out`.
+#[inline(always)]
+fn roots(specs: &[Spec], out: &mut [Found]) -> Vec<Root> {
+    let mut roots: Vec<Root> = Vec::with_capacity(64 * specs.len());
+    for (t, s) in specs.iter().enumerate() {
+        if s.k <= BASE + 1 {
+            out[t] = super::fast::count(s);
+            continue;
+        }
+        // Expand the first two free rows (BASE = 2) into roots.
+        let a0 = s.full & !s.forbid[0];
+        let mut nodes = a0.count_ones() as u64;
+        let mut f0 = a0;
+        while f0 != 0 {
+            let b0 = f0 & f0.wrapping_neg();
+            f0 ^= b0;
+            let (c1, x1, y1) = (b0, b0 << s.gap[0], b0 >> s.gap[0]);
+            let a1 = s.full & !(c1 | x1 | y1 | s.forbid[1]);
+            nodes += a1.count_ones() as u64;
+            let mut f1 = a1;
+            while f1 != 0 {
+                let b1 = f1 & f1.wrapping_neg();
+                f1 ^= b1;
+                let g = s.gap[1];
+                let (c2, x2, y2) = (c1 | b1, (x1 | b1) << g, (y1 | b1) >> g);
+                let a2 = s.full & !(c2 | x2 | y2 | s.forbid[2]);
+                nodes += a2.count_ones() as u64;
+                if a2 != 0 {
+                    roots.push(Root {
+                        task: t,
+                        cols: c2,
+                        d1: x2,
+                        d2: y2,
+                        avail: a2,
+                    });
+                }
+            }
+        }
+        out[t] = Found {
+            solutions: 0,
+            nodes,
+        };
+    }
+    roots
 }
