@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// True if queens at `a` and `b` (`(row, col)`) attack each other: same row, column or
 /// diagonal.
-pub fn attacks(a: (u32, u32), b: (u32, u32)) -> bool {
+fn attacks(a: (u32, u32), b: (u32, u32)) -> bool {
     a.0 == b.0 || a.1 == b.1 || a.0.abs_diff(b.0) == a.1.abs_diff(b.1)
 }
 

@@ -66,25 +66,6 @@ impl Masks {
     }
 }
 
-/// Iterates over the set bits of a mask, lowest first, each as a single-bit mask
-/// (the lowest-set-bit trick `m & -m`).
-#[derive(Debug, Clone, Copy)]
-pub struct Bits(pub u64);
-
-impl Iterator for Bits {
-    type Item = u64;
-    #[inline(always)]
-    fn next(&mut self) -> Option<u64> {
-        if self.0 == 0 {
-            None
-        } else {
-            let bit = self.0 & self.0.wrapping_neg();
-            self.0 ^= bit;
-            Some(bit)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,11 +99,5 @@ mod tests {
         let wide = Masks::EMPTY.place(1 << 63, u64::MAX);
         assert_eq!(wide.d1, 0);
         assert_eq!(wide.d2, 1 << 62);
-    }
-
-    #[test]
-    fn bits_lowest_first() {
-        let v: Vec<u64> = Bits(0b1010_0110).collect();
-        assert_eq!(v, vec![0b10, 0b100, 0b10_0000, 0b1000_0000]);
     }
 }

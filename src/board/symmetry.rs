@@ -73,14 +73,6 @@ pub fn canonical(cols: &[usize]) -> Vec<usize> {
         .unwrap_or_default()
 }
 
-/// The number of distinct images of a board under the 8 symmetries (1, 2, 4 or 8).
-pub fn orbit_size(cols: &[usize]) -> usize {
-    let mut images: Vec<Vec<usize>> = Symmetry::ALL.iter().map(|s| s.apply(cols)).collect();
-    images.sort();
-    images.dedup();
-    images.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,7 +82,7 @@ mod tests {
         let s = [1, 3, 0, 2];
         assert_eq!(Symmetry::Rot90.apply(&s), s.to_vec());
         assert_eq!(Symmetry::FlipH.apply(&s), vec![2, 0, 3, 1]);
-        assert_eq!(orbit_size(&s), 2);
+        assert_eq!(Symmetry::Rot180.apply(&s), s.to_vec());
         assert_eq!(canonical(&[2, 0, 3, 1]), s.to_vec());
     }
 
@@ -100,6 +92,6 @@ mod tests {
         let r90 = Symmetry::Rot90.apply(&s);
         assert_eq!(Symmetry::Rot90.apply(&r90), Symmetry::Rot180.apply(&s));
         assert_eq!(Symmetry::Rot270.apply(&r90), s.to_vec());
-        assert_eq!(orbit_size(&s), 8);
+        assert_ne!(Symmetry::Rot180.apply(&s), s.to_vec());
     }
 }

@@ -214,5 +214,5 @@ pub fn report_out(totals: &Totals, json: bool) -> anyhow::Result<()> {
     } else {
         print(&report.to_text())?;
     }
-    Ok(totals.check()?)
+    Ok(totals.cross_check()?)
 }

@@ -1,7 +1,7 @@
 //! `nqueens table A..B`.
 
 use super::{print, EngineArgs};
-use nqueens::oeis::{verify, Sequence};
+use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
 use serde::Serialize;
 
@@ -102,7 +102,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         };
         print(&text)?;
         if first_mismatch.is_none() {
-            first_mismatch = verify(seq, n, value).err();
+            first_mismatch = compare(seq, n, value).err();
         }
     }
     match first_mismatch {

@@ -1,7 +1,7 @@
 //! `nqueens trace N` and `nqueens tree N`.
 
 use super::{parse_n, print};
-use nqueens::oeis::{verify, Sequence};
+use nqueens::oeis::{compare, Sequence};
 use nqueens::solve::trace::{trace, tree, Event};
 use nqueens::Error;
 use std::fmt::Write as _;
@@ -202,7 +202,7 @@ pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
     let levels = tree(a.n)?;
     let total: u128 = levels.iter().sum();
     let last = levels[a.n as usize];
-    verify(Sequence::A000170, a.n, last)?;
+    compare(Sequence::A000170, a.n, last)?;
     if a.json {
         let v = serde_json::json!({ "n": a.n, "levels": levels, "total": total });
         return print(&(v.to_string() + "\n"));

@@ -5,7 +5,7 @@
 //! tasks with stable ids → the engine ([`engine::run`]) counts them with the method's task
 //! counter ([`backtrack::Backtrack`]) and streams each finished task to its observers
 //! (progress here; checkpoints in [`crate::longrun`]) → the sum in `u128` → [`Totals`] →
-//! the cross-check against the known values ([`Totals::check`]).
+//! the cross-check against the known values ([`Totals::cross_check`]).
 
 pub mod backtrack;
 pub mod constellations;
@@ -209,13 +209,13 @@ impl Totals {
 
     /// Compares the counts with the known OEIS values (only a full count has them): a
     /// disagreement is [`Error::Mismatch`].
-    pub fn check(&self) -> Result<()> {
+    pub fn cross_check(&self) -> Result<()> {
         if !self.placed.is_empty() {
             return Ok(());
         }
-        oeis::verify(Sequence::A000170, self.n, self.total)?;
+        oeis::compare(Sequence::A000170, self.n, self.total)?;
         match self.unique {
-            Some(u) => oeis::verify(Sequence::A002562, self.n, u),
+            Some(u) => oeis::compare(Sequence::A002562, self.n, u),
             None => Ok(()),
         }
     }
@@ -241,12 +241,12 @@ impl Totals {
 /// ```
 pub fn count(n: u32, opts: &Options) -> Result<Totals> {
     let totals = count_unchecked(n, opts)?;
-    totals.check()?;
+    totals.cross_check()?;
     Ok(totals)
 }
 
 /// [`count`] without the cross-check, for callers that show a result before they fail on it
-/// ([`Totals::check`]), as the command line does.
+/// ([`Totals::cross_check`]), as the command line does.
 pub fn count_unchecked(n: u32, opts: &Options) -> Result<Totals> {
     let job = Job::new(n, opts, None)?;
     let all: Vec<u32> = (0..job.plan().tasks().len() as u32).collect();

@@ -67,7 +67,7 @@ impl Sequence {
 
 /// The cross-check: `Err(Error::Mismatch)` (exit code 3) if the table knows a(n) and
 /// `computed` differs, else `Ok`.
-pub fn verify(seq: Sequence, n: u32, computed: u128) -> crate::error::Result<()> {
+pub fn compare(seq: Sequence, n: u32, computed: u128) -> crate::error::Result<()> {
     match seq.known(n) {
         Some(known) if known != computed => Err(crate::error::Error::Mismatch {
             sequence: seq.id(),
@@ -94,10 +94,10 @@ mod tests {
     }
 
     #[test]
-    fn verify_is_an_error_only_for_a_known_value_that_differs() {
-        assert!(verify(Sequence::A000170, 8, 92).is_ok());
-        assert!(verify(Sequence::A000170, 40, 1).is_ok()); // not known: nothing to check
-        let e = verify(Sequence::A002562, 8, 13).unwrap_err();
+    fn compare_is_an_error_only_for_a_known_value_that_differs() {
+        assert!(compare(Sequence::A000170, 8, 92).is_ok());
+        assert!(compare(Sequence::A000170, 40, 1).is_ok()); // not known: nothing to check
+        let e = compare(Sequence::A002562, 8, 13).unwrap_err();
         assert!(matches!(
             e,
             crate::error::Error::Mismatch {

@@ -143,8 +143,8 @@ impl Plan {
         &self.placed
     }
 
-    /// The placed queens as 1-based `[row, col]`, as files and reports write them.
-    pub fn placed_one_based(&self) -> Vec<[usize; 2]> {
+    /// The placed queens as 1-based `[row, col]`, as files write them.
+    fn placed_one_based(&self) -> Vec<[usize; 2]> {
         self.placed
             .iter()
             .map(|&(r, c)| [r as usize + 1, c as usize + 1])

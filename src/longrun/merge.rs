@@ -67,7 +67,7 @@ pub fn read(path: &std::path::Path) -> Result<ShardResult> {
 /// Checks that `parts` (with their file names) are all `K` shards of one plan, each exactly
 /// once, rebuilds that plan and checks its fingerprint and each shard's task count; returns
 /// the totals of the whole count (`threads` and `elapsed` are the shards' sums; the kernel is
-/// the first shard's). Not cross-checked: see [`Totals::check`].
+/// the first shard's). Not cross-checked: see [`Totals::cross_check`].
 pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
     let Some((first_name, first)) = parts.first() else {
         return Err(Error::Usage("merge needs at least one shard file".into()));

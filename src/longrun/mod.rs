@@ -51,7 +51,7 @@ impl LongRun {
 /// How a long count ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// Every task of the plan is counted (not yet cross-checked: see [`Totals::check`]).
+    /// Every task of the plan is counted (not yet cross-checked: see [`Totals::cross_check`]).
     Whole(Totals),
     /// Every task of one shard is counted: the result for `merge`.
     Shard(ShardResult),

@@ -153,14 +153,14 @@ impl Rng {
 }
 
 /// The state of the local search: a permutation board and the queens on each diagonal.
-struct Board {
+struct Permutation {
     n: usize,
     cols: Vec<usize>,
     dp: Vec<u32>,
     dm: Vec<u32>,
 }
 
-impl Board {
+impl Permutation {
     fn diag(&self, r: usize, c: usize) -> (usize, usize) {
         (r + c, c + self.n - 1 - r)
     }
@@ -243,7 +243,7 @@ fn min_conflicts_checked(
     }
     let mut rng = Rng(seed ^ (n as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
     for _restart in 0..4 {
-        let mut b = Board {
+        let mut b = Permutation {
             n,
             cols: vec![0; n],
             dp: vec![0; 2 * n],
