@@ -362,20 +362,28 @@ impl Exporter<Report> for Markdown {
         );
         s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for x in &r.results {
-            let _ = writeln!(
-                s,
-                "| {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0}% | {:.3e} | {:.3e} |",
-                x.threads,
-                x.median_s,
-                x.min_s,
-                x.max_s,
-                x.speedup,
-                100.0 * x.efficiency,
-                x.nodes_per_second,
-                x.solutions_per_second
-            );
+            let _ = writeln!(s, "| {} |", x.cells().join(" | "));
         }
         s
+    }
+}
+
+/// The text table's column widths.
+const TEXT_WIDTHS: [usize; 8] = [7, 10, 10, 10, 7, 10, 10, 11];
+
+impl Row {
+    /// The row's cells as a reader sees them (Markdown and text tables).
+    fn cells(&self) -> [String; 8] {
+        [
+            self.threads.to_string(),
+            format!("{:.3}", self.median_s),
+            format!("{:.3}", self.min_s),
+            format!("{:.3}", self.max_s),
+            format!("{:.2}", self.speedup),
+            format!("{:.0}%", 100.0 * self.efficiency),
+            format!("{:.3e}", self.nodes_per_second),
+            format!("{:.3e}", self.solutions_per_second),
+        ]
     }
 }
 
@@ -396,18 +404,13 @@ impl Exporter<Report> for Text {
             "solutions/s"
         );
         for x in &r.results {
-            let _ = writeln!(
-                s,
-                "{:>7}  {:>10.3}  {:>10.3}  {:>10.3}  {:>7.2}  {:>9.0}%  {:>10.3e}  {:>11.3e}",
-                x.threads,
-                x.median_s,
-                x.min_s,
-                x.max_s,
-                x.speedup,
-                100.0 * x.efficiency,
-                x.nodes_per_second,
-                x.solutions_per_second
-            );
+            let cells = x.cells();
+            let v: Vec<String> = cells
+                .iter()
+                .zip(TEXT_WIDTHS)
+                .map(|(c, w)| format!("{c:>w$}"))
+                .collect();
+            let _ = writeln!(s, "{}", v.join("  "));
         }
         s
     }
