@@ -115,6 +115,11 @@ pub enum Problem {
         /// The row, 1-based.
         row: usize,
     },
+    /// A queen outside the board (1-based `[row, col]`).
+    OffBoard {
+        /// The queen, 1-based `[row, col]`.
+        queen: [usize; 2],
+    },
 }
 
 impl std::fmt::Display for Problem {
@@ -132,6 +137,7 @@ impl std::fmt::Display for Problem {
                 write!(f, "queens {}:{} and {}:{} {on}", a[0], a[1], b[0], b[1])
             }
             Problem::EmptyRow { row } => write!(f, "row {row} has no queen"),
+            Problem::OffBoard { queen: [r, c] } => write!(f, "queen {r}:{c} is off the board"),
         }
     }
 }
@@ -148,6 +154,12 @@ pub fn problems(board: &Board) -> Vec<Problem> {
     ];
     let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
     for (i, &(r, c)) in board.queens.iter().enumerate() {
+        if r >= n || c >= n {
+            out.push(Problem::OffBoard {
+                queen: [r.saturating_add(1), c.saturating_add(1)],
+            });
+            continue;
+        }
         let keys = [r, c, r + c, c + n - 1 - r];
         for (k, line) in ["row", "column", "diagonal", "diagonal"].iter().enumerate() {
             if let Some(j) = last[k][keys[k]] {
@@ -210,5 +222,15 @@ mod tests {
         };
         let p: Vec<String> = problems(&g).iter().map(|p| p.to_string()).collect();
         assert_eq!(p, vec!["row 2 has no queen"]);
+        let off = Board {
+            n: 2,
+            queens: vec![(0, 0), (5, 1), (1, usize::MAX)],
+        };
+        let p: Vec<String> = problems(&off).iter().map(|p| p.to_string()).collect();
+        assert!(
+            p.contains(&"queen 6:2 is off the board".to_string()),
+            "{p:?}"
+        );
+        assert!(p.contains(&"row 2 has no queen".to_string()), "{p:?}");
     }
 }

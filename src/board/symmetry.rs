@@ -53,12 +53,22 @@ impl Symmetry {
     }
 
     /// The image of a permutation board.
+    ///
+    /// `cols` should be a permutation of `0..n`; a board that is not one (a column off the
+    /// board, or two queens in one column) has no image as a permutation and is returned as
+    /// it is.
     pub fn apply(self, cols: &[usize]) -> Vec<usize> {
         let n = cols.len();
-        let mut out = vec![0; n];
+        let mut out = vec![usize::MAX; n];
         for (r, &c) in cols.iter().enumerate() {
+            if c >= n {
+                return cols.to_vec();
+            }
             let (r2, c2) = self.map(n, r, c);
             out[r2] = c2;
+        }
+        if out.contains(&usize::MAX) {
+            return cols.to_vec();
         }
         out
     }
@@ -84,6 +94,13 @@ mod tests {
         assert_eq!(Symmetry::FlipH.apply(&s), vec![2, 0, 3, 1]);
         assert_eq!(Symmetry::Rot180.apply(&s), s.to_vec());
         assert_eq!(canonical(&[2, 0, 3, 1]), s.to_vec());
+    }
+
+    #[test]
+    fn boards_that_are_not_permutations_are_their_own_images() {
+        assert_eq!(Symmetry::Rot90.apply(&[5, 0]), vec![5, 0]);
+        assert_eq!(Symmetry::Transpose.apply(&[0, 0]), vec![0, 0]);
+        assert_eq!(canonical(&[]), Vec::<usize>::new());
     }
 
     #[test]
