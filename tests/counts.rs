@@ -6,7 +6,7 @@ use nqueens::oeis::Sequence;
 use nqueens::solve::reference;
 use nqueens::{Algorithm, Kernel, Options, Totals};
 
-const ALGORITHMS: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
+const ALGORITHMS: [Algorithm; 3] = Algorithm::BACKTRACKING;
 
 /// What a count found (its totals less the timing).
 #[derive(Debug, PartialEq)]

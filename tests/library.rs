@@ -78,6 +78,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(nqueens::first_solution(0).is_err());
     assert!(nqueens::complete(8, &[(0, 0), (0, 1)]).is_err());
     assert_eq!(nqueens::construct(0), None);
-    assert!("quadrants".parse::<Algorithm>().is_err());
+    assert!("quadrant".parse::<Algorithm>().is_err());
+    assert_eq!("quadrants".parse::<Algorithm>(), Ok(Algorithm::Quadrants));
     assert_eq!("mirror".parse::<Algorithm>(), Ok(Algorithm::Mirror));
 }

@@ -14,6 +14,7 @@ pub mod kernel;
 pub mod oeis;
 pub mod plan;
 pub mod progress;
+pub mod quadrants;
 pub mod rotational;
 pub mod tally;
 pub mod task;
@@ -22,8 +23,9 @@ use self::backtrack::Backtrack;
 use self::engine::{Counter, Observer, Ran};
 use self::kernel::Kernel;
 use self::oeis::Sequence;
-use self::plan::{smallest_split_depth, Algorithm, Plan};
+use self::plan::{smallest_split_depth, Algorithm, Plan, PlanId};
 use self::progress::{ProgressFn, Tracker};
+use self::quadrants::Quadrants;
 use self::tally::Tally;
 use crate::error::{Error, Result};
 use std::sync::atomic::AtomicBool;
@@ -174,10 +176,11 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// The totals of `plan` counted with `kernel` on `threads` workers in `elapsed`, whose
-    /// tallies (planner nodes included) sum to `tally`.
+    /// The totals of the plan `id` of `tasks` tasks, counted with `kernel` on `threads`
+    /// workers in `elapsed`, whose tallies (planner nodes included) sum to `tally`.
     pub(crate) fn of(
-        plan: &Plan,
+        id: &PlanId,
+        tasks: usize,
         kernel: Kernel,
         threads: usize,
         tally: Tally,
@@ -185,17 +188,13 @@ impl Totals {
     ) -> Totals {
         let classes = tally.classes;
         Totals {
-            n: plan.n(),
-            placed: plan
-                .placed()
-                .iter()
-                .map(|&(r, c)| (r as usize, c as usize))
-                .collect(),
-            algorithm: plan.algorithm(),
+            n: id.n,
+            placed: id.placed.iter().map(|q| (q[0] - 1, q[1] - 1)).collect(),
+            algorithm: id.algorithm,
             kernel,
             threads,
-            split_depth: plan.split_depth(),
-            tasks: plan.tasks().len(),
+            split_depth: id.split_depth,
+            tasks,
             total: tally.total,
             unique: tally.unique(),
             sym90: classes.map(|c| c.sym90 + c.c1),
@@ -249,14 +248,18 @@ pub fn count(n: u32, opts: &Options) -> Result<Totals> {
 /// ([`Totals::cross_check`]), as the command line does.
 pub fn count_unchecked(n: u32, opts: &Options) -> Result<Totals> {
     let job = Job::new(n, opts, None)?;
-    let all: Vec<u32> = (0..job.plan().tasks().len() as u32).collect();
+    let all: Vec<u32> = (0..job.tasks() as u32).collect();
     job.run(&all, &[], Tally::default(), &mut ())
 }
 
-/// A count ready to run: its plan, counter and options. The library's [`count`] and the long
-/// runs of [`crate::longrun`] both run through it, and so through the one engine.
+/// A count ready to run: its method's task counter, the plan's id, and the options. The
+/// library's [`count`] and the long runs of [`crate::longrun`] both run through it, and so
+/// through the one engine, whatever the method.
 pub struct Job {
-    counter: Arc<Backtrack>,
+    counter: Arc<dyn Counter>,
+    id: PlanId,
+    tasks: usize,
+    kernel: Kernel,
     threads: usize,
     cancel: Arc<AtomicBool>,
     progress: Option<ProgressFn>,
@@ -271,30 +274,70 @@ impl Job {
             return Err(Error::Threads(threads));
         }
         let algorithm = opts.resolved_algorithm();
-        let fixed = opts.split_depth.or(depth);
-        let plan = if opts.placed.is_empty() {
-            let depth = fixed.unwrap_or_else(|| Plan::default_split_depth(n, algorithm, threads));
-            Plan::new(n, algorithm, depth)?
-        } else if algorithm != Algorithm::Plain {
+        if !opts.placed.is_empty() && algorithm != Algorithm::Plain {
             return Err(Error::Usage(format!(
                 "algorithm {algorithm} cannot count with placed queens: the placements break \
                  the board's symmetry; leave the algorithm out (or use plain)"
             )));
+        }
+        if algorithm == Algorithm::Quadrants {
+            return Ok(Job::of_quadrants(Quadrants::new(n)?, opts, threads));
+        }
+        let fixed = opts.split_depth.or(depth);
+        let plan = if opts.placed.is_empty() {
+            let depth = fixed.unwrap_or_else(|| Plan::default_split_depth(n, algorithm, threads));
+            Plan::new(n, algorithm, depth)?
         } else {
             let build = |d| Plan::with_placed(n, d, &opts.placed);
             build(fixed.unwrap_or_else(|| smallest_split_depth(threads, build)))?
         };
-        Ok(Job {
+        Ok(Job::of_plan(plan, opts, threads))
+    }
+
+    /// The job of the plan `id` names (as checkpoint and shard files write it), with its
+    /// fingerprint checked: the same tasks in the same order as when the files were made.
+    pub fn from_id(id: &PlanId, opts: &Options) -> Result<Job> {
+        let threads = opts.resolved_threads();
+        if id.algorithm == Algorithm::Quadrants {
+            let q = Quadrants::new(id.n)?;
+            id.check_fingerprint(&q.id().fingerprint)?;
+            return Ok(Job::of_quadrants(q, opts, threads));
+        }
+        Ok(Job::of_plan(id.rebuild()?, opts, threads))
+    }
+
+    fn of_plan(plan: Plan, opts: &Options, threads: usize) -> Job {
+        Job {
+            id: plan.id(),
+            tasks: plan.tasks().len(),
             counter: Arc::new(Backtrack::new(plan, opts.kernel)),
+            kernel: opts.kernel,
             threads,
             cancel: opts.cancel.clone().unwrap_or_default(),
             progress: opts.progress.clone(),
-        })
+        }
     }
 
-    /// The plan.
-    pub fn plan(&self) -> &Plan {
-        self.counter.plan()
+    fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
+        Job {
+            id: q.id(),
+            tasks: q.tasks(),
+            counter: Arc::new(q),
+            kernel: opts.kernel,
+            threads,
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        }
+    }
+
+    /// What identifies the plan in checkpoint and shard files.
+    pub fn id(&self) -> &PlanId {
+        &self.id
+    }
+
+    /// How many tasks the plan has.
+    pub fn tasks(&self) -> usize {
+        self.tasks
     }
 
     /// The task counter, for the engine.
@@ -307,9 +350,9 @@ impl Job {
         self.threads
     }
 
-    /// The kernel.
+    /// The kernel (the backtracking methods').
     pub fn kernel(&self) -> Kernel {
-        self.counter.kernel()
+        self.kernel
     }
 
     /// Whether the options ask for progress reports (which need each task's expected work).
@@ -329,7 +372,7 @@ impl Job {
         est: Option<Vec<u64>>,
         observer: &mut dyn Observer,
     ) -> Result<Ran> {
-        let mut finished = vec![false; self.plan().tasks().len()];
+        let mut finished = vec![false; self.tasks];
         for &i in resumed {
             finished[i as usize] = true;
         }
@@ -382,7 +425,14 @@ impl Job {
         resumed_tasks: usize,
         resumed_nodes: u128,
     ) -> Totals {
-        let mut t = Totals::of(self.plan(), self.kernel(), self.threads, tally, elapsed);
+        let mut t = Totals::of(
+            &self.id,
+            self.tasks,
+            self.kernel,
+            self.threads,
+            tally,
+            elapsed,
+        );
         t.resumed_tasks = resumed_tasks;
         t.resumed_nodes = resumed_nodes;
         t

@@ -53,7 +53,9 @@ pub const MAX_SPLIT_DEPTH: u32 = 3;
 pub const LATE_EXTRA_DEPTH: u32 = 2;
 
 /// How the backtracking method uses the board's symmetry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Algorithm {
@@ -67,17 +69,22 @@ pub enum Algorithm {
     /// solution weighted by its orbit (2, 4 or 8); gives the unique count (A002562) too.
     #[default]
     Symmetric,
+    /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
+    /// ([`crate::internals::quadrants`]); even N from 4 to 22, no placed queens.
+    Quadrants,
 }
 
 named_enum!(Algorithm, "algorithm", {
     Plain => "plain",
     Mirror => "mirror",
     Symmetric => "symmetric",
+    Quadrants => "quadrants",
 });
 
 impl Algorithm {
-    /// Every algorithm.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
+    /// The backtracking algorithms (they use a kernel and a split depth).
+    pub const BACKTRACKING: [Algorithm; 3] =
+        [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
 }
 
 /// The deterministic list of tasks for one count. Built only by [`Plan::new`] and
@@ -177,7 +184,7 @@ impl Plan {
     pub fn id(&self) -> PlanId {
         PlanId {
             n: self.n,
-            algorithm: self.algorithm.name().into(),
+            algorithm: self.algorithm,
             split_depth: self.split_depth,
             placed: self.placed_one_based(),
             fingerprint: self.fingerprint(),
@@ -186,6 +193,11 @@ impl Plan {
 
     fn build(n: u32, algorithm: Algorithm, split_depth: u32, placed: &[(u8, u8)]) -> Result<Plan> {
         check_n(n as i64)?;
+        if algorithm == Algorithm::Quadrants {
+            return Err(Error::Usage(
+                "the quadrant method does not backtrack: it has no backtracking plan".into(),
+            ));
+        }
         if !(1..=MAX_SPLIT_DEPTH).contains(&split_depth) {
             return Err(Error::SplitDepth(split_depth));
         }
@@ -234,7 +246,8 @@ impl Plan {
     }
 }
 
-/// The algorithm's seed tasks, and the first row the expansion starts from.
+/// The algorithm's seed tasks, and the first row the expansion starts from (`build` refuses
+/// the quadrant method before it gets here).
 fn seeds(n: u32, algorithm: Algorithm) -> (Vec<Task>, u32) {
     match algorithm {
         Algorithm::Plain => (vec![Task::new(TaskKind::Weighted { weight: 1 }, &[])], 0),
@@ -246,7 +259,7 @@ fn seeds(n: u32, algorithm: Algorithm) -> (Vec<Task>, u32) {
             (half.collect(), 1)
         }
         Algorithm::Symmetric if n < 4 => (vec![Task::new(TaskKind::Tiny, &[])], 1),
-        Algorithm::Symmetric => (constellations(n), 1),
+        Algorithm::Symmetric | Algorithm::Quadrants => (constellations(n), 1),
     }
 }
 
@@ -256,8 +269,8 @@ fn seeds(n: u32, algorithm: Algorithm) -> (Vec<Task>, u32) {
 pub struct PlanId {
     /// Board size.
     pub n: u32,
-    /// The algorithm's name.
-    pub algorithm: String,
+    /// The algorithm (its name in the files).
+    pub algorithm: Algorithm,
     /// The split depth.
     pub split_depth: u32,
     /// Placed queens, 1-based `[row, col]`.
@@ -267,12 +280,9 @@ pub struct PlanId {
 }
 
 impl PlanId {
-    /// Rebuilds the plan this id names and checks its fingerprint.
+    /// Rebuilds the backtracking plan this id names and checks its fingerprint.
     pub fn rebuild(&self) -> Result<Plan> {
-        let algorithm: Algorithm = self
-            .algorithm
-            .parse()
-            .map_err(|e: Error| Error::Input(e.to_string()))?;
+        let algorithm = self.algorithm;
         if self.placed.iter().any(|q| q[0] == 0 || q[1] == 0) {
             return Err(Error::Input(
                 "placed queens are written 1-based: a 0 is not a row or column".into(),
@@ -285,16 +295,22 @@ impl PlanId {
         } else {
             Plan::with_placed(self.n, self.split_depth, &placed)?
         };
-        if plan.fingerprint() != self.fingerprint {
+        self.check_fingerprint(&plan.fingerprint())?;
+        Ok(plan)
+    }
+
+    /// Refuses an id whose fingerprint is not `rebuilt`, the fingerprint of the plan this
+    /// nqueens makes from the same description.
+    pub fn check_fingerprint(&self, rebuilt: &str) -> Result<()> {
+        if rebuilt != self.fingerprint {
             return Err(Error::Input(format!(
-                "plan fingerprint {} is not this nqueens' plan {} for {}: made by a different \
-                 version",
+                "plan fingerprint {} is not this nqueens' plan {rebuilt} for {}: made by a \
+                 different version",
                 self.fingerprint,
-                plan.fingerprint(),
                 self.describe()
             )));
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// `N=17, algorithm symmetric, split depth 2[, placed 1:2 ...]`.
@@ -368,7 +384,7 @@ mod tests {
 
     #[test]
     fn ids_are_stable_and_dense() {
-        for alg in [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric] {
+        for alg in Algorithm::BACKTRACKING {
             let a = Plan::new(10, alg, 3).unwrap();
             let b = Plan::new(10, alg, 3).unwrap();
             assert_eq!(a, b);
@@ -378,7 +394,7 @@ mod tests {
 
     #[test]
     fn fixed_queens_never_attack_each_other() {
-        for alg in [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric] {
+        for alg in Algorithm::BACKTRACKING {
             for n in 4..=20 {
                 for d in 1..=MAX_SPLIT_DEPTH {
                     for t in &Plan::new(n, alg, d).unwrap().tasks {

@@ -9,7 +9,7 @@
 //!  "checksum":"…"}
 //! ```
 //!
-//! `fingerprint` is the plan's ([`Plan::fingerprint`]), `shard` the `--shard` (or null),
+//! `fingerprint` is the plan's ([`crate::internals::Plan::fingerprint`]), `shard` the `--shard` (or null),
 //! `tasks` the number of tasks in scope, `done` the finished ones with their counts, and
 //! `checksum` the FNV-1a 64 of the same object serialised compactly with `checksum` empty: an
 //! edited or truncated file is refused, never silently restarted.
@@ -18,7 +18,7 @@
 //! and the directory synced, so a crash at any instant leaves the previous good file.
 
 use super::shard::Shard;
-use crate::count::plan::{Fnv, Plan, PlanId};
+use crate::count::plan::{Fnv, PlanId};
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -60,12 +60,12 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// An empty checkpoint for `plan` (and `shard`) with `tasks` tasks in scope.
-    pub fn new(plan: &Plan, shard: Option<Shard>, tasks: usize) -> Checkpoint {
+    /// An empty checkpoint for the plan `plan` (and `shard`) with `tasks` tasks in scope.
+    pub fn new(plan: &PlanId, shard: Option<Shard>, tasks: usize) -> Checkpoint {
         Checkpoint {
             format: FORMAT.into(),
             version: VERSION,
-            plan: plan.id(),
+            plan: plan.clone(),
             shard,
             tasks,
             done: Vec::new(),
@@ -171,6 +171,7 @@ pub fn tmp_path(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::internals::Plan;
     use crate::Algorithm;
 
     #[test]
@@ -179,7 +180,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.json");
         let plan = Plan::new(8, Algorithm::Symmetric, 1).unwrap();
-        let mut c = Checkpoint::new(&plan, None, plan.tasks().len());
+        let mut c = Checkpoint::new(&plan.id(), None, plan.tasks().len());
         assert_eq!(Checkpoint::load(&path, &c), Ok(None));
         c.done.push(Done {
             id: 3,
@@ -190,7 +191,10 @@ mod tests {
         assert_eq!(back.done, c.done);
         // Another board.
         let other = Plan::new(9, Algorithm::Symmetric, 1).unwrap();
-        let e = Checkpoint::load(&path, &Checkpoint::new(&other, None, other.tasks().len()));
+        let e = Checkpoint::load(
+            &path,
+            &Checkpoint::new(&other.id(), None, other.tasks().len()),
+        );
         assert!(e
             .unwrap_err()
             .to_string()

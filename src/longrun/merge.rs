@@ -2,12 +2,10 @@
 //! count.
 
 use super::shard::{assign, Shard};
-use crate::count::backtrack::Backtrack;
-use crate::count::engine::Counter;
 use crate::count::kernel::Kernel;
 use crate::count::plan::PlanId;
 use crate::count::tally::Tally;
-use crate::count::Totals;
+use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -97,11 +95,9 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
             k - 1
         )));
     }
-    let plan = first
-        .plan
-        .rebuild()
+    let job = Job::from_id(&first.plan, &Options::default())
         .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
-    let est = Backtrack::new(plan.clone(), Kernel::default()).estimates();
+    let est = job.counter().estimates();
     let assignment = assign(&est, k);
     let mut tally = Tally::default();
     for (name, p) in parts {
@@ -125,7 +121,14 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
             "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
         ))
     })?;
-    Ok(Totals::of(&plan, kernel, threads, tally, elapsed))
+    Ok(Totals::of(
+        job.id(),
+        job.tasks(),
+        kernel,
+        threads,
+        tally,
+        elapsed,
+    ))
 }
 
 /// Checks that shard `p` (file `name`) belongs to the same count as the first one, and that

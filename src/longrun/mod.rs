@@ -62,8 +62,7 @@ pub enum Outcome {
 pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let fixed = long.checkpoint.is_some() || long.shard.is_some();
     let job = Job::new(n, opts, fixed.then_some(LONG_RUN_SPLIT_DEPTH))?;
-    let plan = job.plan();
-    let tasks = plan.tasks().len();
+    let tasks = job.tasks();
     // Expected work per task: the shard assignment and the progress both use it.
     let est = (job.reports_progress() || long.shard.is_some()).then(|| job.counter().estimates());
     let scope: Vec<u32> = match (long.shard, &est) {
@@ -71,7 +70,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         _ => (0..tasks as u32).collect(),
     };
     let mut saver = Saver {
-        ckpt: Checkpoint::new(plan, long.shard, scope.len()),
+        ckpt: Checkpoint::new(job.id(), long.shard, scope.len()),
         path: long.checkpoint.clone(),
         every: long.every,
         last: Instant::now(),
@@ -106,7 +105,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         Some(shard) => Outcome::Shard(ShardResult {
             format: SHARD_FORMAT.into(),
             version: SHARD_VERSION,
-            plan: plan.id(),
+            plan: job.id().clone(),
             shard,
             tasks: scope.len(),
             plan_tasks: tasks,
