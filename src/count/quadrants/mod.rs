@@ -36,11 +36,30 @@ use super::tally::{Classes, Tally};
 use crate::error::{Error, Result};
 use std::sync::Arc;
 
+/// The queens of the middle row and the middle column of an odd board, placed before the
+/// quadrants are joined (an even board has no middle: one empty `Middle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Middle {
+    /// The fixed queens `(row, col)`: none, the centre, or one on the middle row and one on
+    /// the middle column.
+    queens: [(u32, u32); 2],
+    len: u8,
+    /// Their diagonals, global (`r + c` and `r - c + N - 1`).
+    d1: u64,
+    d2: u64,
+    /// Global rows left for the quadrants.
+    rows: u32,
+    /// Local columns (`0..h`) left in the west and the east half.
+    west: u32,
+    east: u32,
+}
+
 /// One task of the quadrant method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum QTask {
-    /// The rows whose queen is east, and how many images of that choice it stands for.
-    Rows { east: u32, weight: u32 },
+    /// Middle configuration `middle` (an index), the rows whose queen is east, and how many
+    /// images of that choice it stands for.
+    Rows { middle: u16, east: u32, weight: u32 },
     /// The half- and quarter-turn symmetric solutions, for the unique count.
     Rotational,
 }
@@ -50,58 +69,163 @@ enum QTask {
 pub struct Quadrants {
     n: u32,
     h: u32,
+    /// First row of the south quadrants and first column of the east ones: `N - h`.
+    far: u32,
     quarter: Arc<Quarter>,
+    middles: Vec<Middle>,
     tasks: Vec<QTask>,
 }
 
 /// Whether the quadrant method counts an `n` board, and if not, why.
 pub fn applies(n: u32) -> std::result::Result<(), String> {
-    if n % 2 == 1 {
-        return Err(format!(
-            "the quadrant method counts even boards only so far (N = {n} is odd)"
-        ));
-    }
-    if !(4..=2 * quarter::MAX_H).contains(&n) {
+    if !(4..=2 * quarter::MAX_H + 1).contains(&n) {
         return Err(format!(
             "the quadrant method counts boards from 4 to {} (N = {n})",
-            2 * quarter::MAX_H
+            2 * quarter::MAX_H + 1
         ));
     }
     Ok(())
 }
 
+/// The images of the middle configuration `(cm, rm)` (the middle row's queen in column `cm`,
+/// the middle column's queen in row `rm`) under the 8 symmetries of the square, which keep
+/// the middle cross.
+fn middle_images(n: u32, cm: u32, rm: u32) -> Vec<(u32, u32)> {
+    let m = n - 1;
+    let mut v = vec![
+        (cm, rm),
+        (m - cm, rm),
+        (cm, m - rm),
+        (m - cm, m - rm),
+        (rm, cm),
+        (m - rm, cm),
+        (rm, m - cm),
+        (m - rm, m - cm),
+    ];
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 impl Quadrants {
-    /// Plans the count of an `n` board (even, 4..=22) and builds its quarter table.
+    /// Plans the count of an `n` board (4..=23) and builds its quarter table.
     pub fn new(n: u32) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         let h = n / 2;
-        let mut tasks = Vec::new();
-        let all = (1u32 << n) - 1;
-        let mirror = |rows: u32| rows.reverse_bits() >> (32 - n);
-        let mut east: u32 = (1 << h) - 1;
-        // Every set of h rows, in increasing order (Gosper's hack).
-        while east <= all {
-            let images = [east, mirror(east), !east & all, mirror(!east & all)];
-            if images.iter().all(|&i| east <= i) {
+        let mut q = Quadrants {
+            n,
+            h,
+            far: n - h,
+            quarter: Arc::new(Quarter::new(h)),
+            middles: Vec::new(),
+            tasks: Vec::new(),
+        };
+        q.plan();
+        Ok(q)
+    }
+
+    /// The middle configurations, one per class under the 8 symmetries, and their tasks.
+    fn plan(&mut self) {
+        let (n, h) = (self.n, self.h);
+        let all_rows = (1u32 << n) - 1;
+        let full = (1u32 << h) - 1;
+        if n % 2 == 0 {
+            let mid = self.middle(&[]);
+            self.add_tasks(mid, all_rows, full, 1, true);
+        } else {
+            let c = h;
+            let centre = self.middle(&[(c, c)]);
+            self.add_tasks(centre, all_rows & !(1 << c), full, 1, true);
+            for cm in (0..n).filter(|&x| x != c) {
+                for rm in (0..n).filter(|&x| x != c) {
+                    // The two queens must not share a diagonal.
+                    if cm.abs_diff(c) == rm.abs_diff(c) {
+                        continue;
+                    }
+                    let images = middle_images(n, cm, rm);
+                    if images[0] != (cm, rm) {
+                        continue;
+                    }
+                    let mid = self.middle(&[(c, cm), (rm, c)]);
+                    let rows = all_rows & !(1 << c) & !(1 << rm);
+                    self.add_tasks(mid, rows, full, images.len() as u32, false);
+                }
+            }
+        }
+        self.tasks.push(QTask::Rotational);
+    }
+
+    /// The middle configuration of the fixed `queens`.
+    fn middle(&self, queens: &[(u32, u32)]) -> Middle {
+        let (n, h, far) = (self.n, self.h, self.far);
+        let full = (1u32 << h) - 1;
+        let mut m = Middle {
+            queens: [(0, 0); 2],
+            len: queens.len() as u8,
+            d1: 0,
+            d2: 0,
+            rows: 0,
+            west: full,
+            east: full,
+        };
+        for (i, &(r, c)) in queens.iter().enumerate() {
+            m.queens[i] = (r, c);
+            m.d1 |= 1 << (r + c);
+            m.d2 |= 1 << (r + n - 1 - c);
+            if c < h {
+                m.west &= !(1 << c);
+            } else if c >= far {
+                m.east &= !(1 << (c - far));
+            }
+        }
+        m
+    }
+
+    /// Adds the tasks of middle configuration `mid` (standing for `weight` configurations):
+    /// every set of rows of `rows` as large as the east half's free columns. With
+    /// `mirrors`, the configuration is kept by the up-down and left-right mirrors, so only one
+    /// row set per class under them is a task.
+    fn add_tasks(&mut self, mut mid: Middle, rows: u32, _full: u32, weight: u32, mirrors: bool) {
+        let n = self.n;
+        mid.rows = rows;
+        let index = self.middles.len() as u16;
+        self.middles.push(mid);
+        let k = mid.east.count_ones();
+        let positions: Vec<u32> = (0..n).filter(|&r| rows >> r & 1 == 1).collect();
+        let mirror = |x: u32| x.reverse_bits() >> (32 - n);
+        let choose = positions.len() as u32;
+        let mut pick: u64 = (1u64 << k) - 1;
+        // Every k of the free rows, by Gosper's hack over their positions.
+        while pick < 1u64 << choose {
+            let east = positions
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| pick >> i & 1 == 1)
+                .fold(0u32, |a, (_, &r)| a | 1 << r);
+            let mut w = weight;
+            let mut keep = true;
+            if mirrors {
+                let images = [east, mirror(east), rows & !east, mirror(rows & !east)];
+                keep = images.iter().all(|&i| east <= i);
                 let mut distinct = images.to_vec();
                 distinct.sort_unstable();
                 distinct.dedup();
-                tasks.push(QTask::Rows {
+                w *= distinct.len() as u32;
+            }
+            if keep {
+                self.tasks.push(QTask::Rows {
+                    middle: index,
                     east,
-                    weight: distinct.len() as u32,
+                    weight: w,
                 });
             }
-            let low = east & east.wrapping_neg();
-            let ripple = east + low;
-            east = (((ripple ^ east) >> 2) / low) | ripple;
+            if k == 0 {
+                break;
+            }
+            let low = pick & pick.wrapping_neg();
+            let ripple = pick + low;
+            pick = (((ripple ^ pick) >> 2) / low) | ripple;
         }
-        tasks.push(QTask::Rotational);
-        Ok(Quadrants {
-            n,
-            h,
-            quarter: Arc::new(Quarter::new(h)),
-            tasks,
-        })
     }
 
     /// Board size.
@@ -113,11 +237,21 @@ impl Quadrants {
     /// method has none).
     pub fn id(&self) -> PlanId {
         let mut h = Fnv::new();
-        h.bytes(b"nqueens-quadrants-v1");
+        h.bytes(b"nqueens-quadrants-v2");
         h.bytes(&self.n.to_le_bytes());
+        for m in &self.middles {
+            for &(r, c) in &m.queens[..m.len as usize] {
+                h.bytes(&[b'm', r as u8, c as u8]);
+            }
+        }
         for t in &self.tasks {
             match *t {
-                QTask::Rows { east, weight } => {
+                QTask::Rows {
+                    middle,
+                    east,
+                    weight,
+                } => {
+                    h.bytes(&middle.to_le_bytes());
                     h.bytes(&east.to_le_bytes());
                     h.bytes(&weight.to_le_bytes());
                 }
@@ -138,49 +272,58 @@ impl Quadrants {
         self.quarter.bytes()
     }
 
-    /// The match keys of the half-boards whose rows are `rows` (a set of `h` global rows),
-    /// east of the middle or west.
-    fn halves(&self, rows: u32, east: bool, out: &mut Vec<u64>) {
-        let (n, h) = (self.n, self.h);
+    /// The match keys of the half-boards of middle configuration `mid` whose rows are `rows`
+    /// (global), east of the middle or west.
+    fn halves(&self, mid: &Middle, rows: u32, east: bool, out: &mut Vec<u64>) {
+        let (n, h, far) = (self.n, self.h, self.far);
         let full = (1u32 << h) - 1;
-        let (north, south) = (rows & full, rows >> (n - h) & full);
-        let c0 = if east { n - h } else { 0 };
-        let (r_north, r_south) = (0, n - h);
-        // Shifts of d1 and d2 into global diagonals, per quadrant.
+        let (north, south) = (rows & full, rows >> far & full);
+        let (c0, free) = if east { (far, mid.east) } else { (0, mid.west) };
+        // Shifts of d1 and d2 into global diagonals, per quadrant (top-left (r0, c0)).
         let s1 = |r0: u32| r0 + c0;
         let s2 = |r0: u32| r0 + n - h - c0;
+        let (t1, t2, b1, b2) = (s1(0), s2(0), s1(far), s2(far));
         let lo = n - h;
         let mask = (1u64 << (2 * h - 1)) - 1;
         let k = north.count_ones();
-        for cols in 0..=full {
-            if cols.count_ones() != k {
-                continue;
-            }
-            let top = self.quarter.get(north, cols);
-            let bottom = self.quarter.get(south, full & !cols);
-            if top.is_empty() || bottom.is_empty() {
-                continue;
-            }
-            for &[a1, a2] in top {
-                let (n1, n2) = ((a1 as u64) << s1(r_north), (a2 as u64) << s2(r_north));
-                for &[b1, b2] in bottom {
-                    let (m1, m2) = ((b1 as u64) << s1(r_south), (b2 as u64) << s2(r_south));
-                    if n1 & m1 != 0 || n2 & m2 != 0 {
-                        continue;
+        let (f1, f2) = (mid.d1, mid.d2);
+        // Every set of k free columns for the north quarter; the south takes the rest.
+        let mut cols = free;
+        loop {
+            if cols.count_ones() == k {
+                let top = self.quarter.get(north, cols);
+                let bottom = self.quarter.get(south, free & !cols);
+                if !top.is_empty() && !bottom.is_empty() {
+                    for &[a1, a2] in top {
+                        let (n1, n2) = ((a1 as u64) << t1, (a2 as u64) << t2);
+                        if n1 & f1 | n2 & f2 != 0 {
+                            continue;
+                        }
+                        for &[x1, x2] in bottom {
+                            let (m1, m2) = ((x1 as u64) << b1, (x2 as u64) << b2);
+                            if (n1 | f1) & m1 | (n2 | f2) & m2 != 0 {
+                                continue;
+                            }
+                            let (d1, d2) = (n1 | m1, n2 | m2);
+                            out.push((d1 >> lo & mask) | (d2 >> lo & mask) << (2 * h - 1));
+                        }
                     }
-                    let (d1, d2) = (n1 | m1, n2 | m2);
-                    out.push((d1 >> lo & mask) | (d2 >> lo & mask) << (2 * h - 1));
                 }
             }
+            if cols == 0 {
+                break;
+            }
+            cols = (cols - 1) & free;
         }
     }
 
-    /// The count of the solutions whose east rows are `east`, and the half-boards built.
-    pub fn count_rows(&self, east: u32) -> (u64, u64) {
-        let all = (1u32 << self.n) - 1;
+    /// The count of the solutions of middle configuration `middle` whose east rows are
+    /// `east`, and the half-boards built.
+    pub fn count_rows(&self, middle: u16, east: u32) -> (u64, u64) {
+        let mid = &self.middles[middle as usize];
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        self.halves(east, true, &mut a);
-        self.halves(!east & all, false, &mut b);
+        self.halves(mid, east, true, &mut a);
+        self.halves(mid, mid.rows & !east, false, &mut b);
         let built = (a.len() + b.len()) as u64;
         // Store the smaller side: building the tables costs more per pattern than a query.
         if a.len() > b.len() {
@@ -190,20 +333,28 @@ impl Quadrants {
         (m.count(&b), built)
     }
 
-    /// An upper bound of a task's half-board pairs: its expected work.
-    fn pairs_bound(&self, east: u32) -> u64 {
-        let all = (1u32 << self.n) - 1;
-        let side = |rows: u32| {
-            let (h, full) = (self.h, (1u32 << self.h) - 1);
-            let (north, south) = (rows & full, rows >> (self.n - h) & full);
-            (0..=full)
-                .filter(|c| c.count_ones() == north.count_ones())
-                .map(|c| {
-                    (self.quarter.len_of(north, c) * self.quarter.len_of(south, full & !c)) as u64
-                })
-                .sum::<u64>()
+    /// An upper bound of a task's half-board pairs, over 256: its expected work.
+    fn pairs_bound(&self, middle: u16, east: u32) -> u64 {
+        let mid = &self.middles[middle as usize];
+        let side = |rows: u32, free: u32| {
+            let (h, far) = (self.h, self.far);
+            let full = (1u32 << h) - 1;
+            let (north, south) = (rows & full, rows >> far & full);
+            let mut sum = 0u64;
+            let mut cols = free;
+            loop {
+                if cols.count_ones() == north.count_ones() {
+                    let top = self.quarter.len_of(north, cols);
+                    sum += (top * self.quarter.len_of(south, free & !cols)) as u64;
+                }
+                if cols == 0 {
+                    break;
+                }
+                cols = (cols - 1) & free;
+            }
+            sum
         };
-        side(east).saturating_mul(side(!east & all)) / 256 + 1
+        side(east, mid.east).saturating_mul(side(mid.rows & !east, mid.west)) / 256 + 1
     }
 }
 
@@ -215,8 +366,12 @@ impl Counter for Quadrants {
     fn count(&self, ids: &[u32]) -> Vec<Tally> {
         ids.iter()
             .map(|&i| match self.tasks[i as usize] {
-                QTask::Rows { east, weight } => {
-                    let (found, built) = self.count_rows(east);
+                QTask::Rows {
+                    middle,
+                    east,
+                    weight,
+                } => {
+                    let (found, built) = self.count_rows(middle, east);
                     let total = found as u128 * weight as u128;
                     Tally {
                         total,
@@ -251,7 +406,7 @@ impl Counter for Quadrants {
         self.tasks
             .par_iter()
             .map(|t| match *t {
-                QTask::Rows { east, .. } => self.pairs_bound(east),
+                QTask::Rows { middle, east, .. } => self.pairs_bound(middle, east),
                 QTask::Rotational => 1,
             })
             .collect()
@@ -268,16 +423,15 @@ mod tests {
     use crate::count::oeis::Sequence;
 
     #[test]
-    fn counts_every_even_board_it_accepts_up_to_14() {
-        for n in (4..=14u32).step_by(2) {
+    fn counts_every_board_it_accepts_up_to_13() {
+        for n in 4..=13u32 {
             let q = Quadrants::new(n).unwrap();
             let all: Vec<u32> = (0..q.tasks() as u32).collect();
             let t: Tally = q.count(&all).into_iter().sum();
             assert_eq!(Some(t.total), Sequence::A000170.known(n), "total n={n}");
             assert_eq!(t.unique(), Sequence::A002562.known(n), "unique n={n}");
         }
-        assert!(Quadrants::new(9).is_err());
-        assert!(Quadrants::new(2).is_err());
+        assert!(Quadrants::new(3).is_err());
         assert!(Quadrants::new(24).is_err());
     }
 }
