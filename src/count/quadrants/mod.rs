@@ -74,6 +74,9 @@ pub struct Quadrants {
     quarter: Arc<Quarter>,
     middles: Vec<Middle>,
     tasks: Vec<QTask>,
+    /// `column_sets[v][k]`: the sets of `k` columns of the free columns of variant `v` (all
+    /// but column `v`, or all `h` for `v = h`).
+    column_sets: Vec<Vec<Vec<u32>>>,
 }
 
 /// Whether the quadrant method counts an `n` board, and if not, why.
@@ -119,6 +122,19 @@ impl Quadrants {
             quarter: Arc::new(Quarter::new(h)),
             middles: Vec::new(),
             tasks: Vec::new(),
+            column_sets: (0..=h)
+                .map(|v| {
+                    let free =
+                        ((1u32 << h) - 1) & !(1u32.checked_shl(v).unwrap_or(0) & ((1 << h) - 1));
+                    let mut by_k = vec![Vec::new(); h as usize + 1];
+                    for c in 0..1u32 << h {
+                        if c & !free == 0 {
+                            by_k[c.count_ones() as usize].push(c);
+                        }
+                    }
+                    by_k
+                })
+                .collect(),
         };
         q.plan();
         Ok(q)
@@ -273,57 +289,77 @@ impl Quadrants {
     }
 
     /// The match keys of the half-boards of middle configuration `mid` whose rows are `rows`
-    /// (global), east of the middle or west.
-    fn halves(&self, mid: &Middle, rows: u32, east: bool, out: &mut Vec<u64>) {
+    /// (global), east of the middle or west. `south` is scratch space.
+    fn halves(
+        &self,
+        mid: &Middle,
+        rows: u32,
+        east: bool,
+        out: &mut Vec<u64>,
+        south_parts: &mut Vec<(u64, u64)>,
+    ) {
         let (n, h, far) = (self.n, self.h, self.far);
         let full = (1u32 << h) - 1;
         let (north, south) = (rows & full, rows >> far & full);
         let (c0, free) = if east { (far, mid.east) } else { (0, mid.west) };
-        // Shifts of d1 and d2 into global diagonals, per quadrant (top-left (r0, c0)).
-        let s1 = |r0: u32| r0 + c0;
-        let s2 = |r0: u32| r0 + n - h - c0;
-        let (t1, t2, b1, b2) = (s1(0), s2(0), s1(far), s2(far));
-        let lo = n - h;
-        let mask = (1u64 << (2 * h - 1)) - 1;
-        let k = north.count_ones();
+        // A quarter with top-left (r0, c0) shifts d1 by r0 + c0 and d2 by r0 + n - h - c0.
+        let (t1, t2, b1, b2) = (c0, n - h - c0, far + c0, far + n - h - c0);
+        // Match key: both families' diagonals from n - h on, 2h - 1 of each.
+        let (lo, kw) = (n - h, 2 * h - 1);
+        let kmask = (1u64 << kw) - 1;
+        let key = |d1: u64, d2: u64| (d1 >> lo & kmask) | (d2 >> lo & kmask) << kw;
+        // North-south test: the diagonals both quarters can reach, `w` of each family.
+        let w = 2 * h - 1 - far;
+        let wmask = (1u64 << w) - 1;
+        let meet = |d1: u64, d2: u64| (d1 >> b1 & wmask) | (d2 >> b2 & wmask) << w;
         let (f1, f2) = (mid.d1, mid.d2);
-        // Every set of k free columns for the north quarter; the south takes the rest.
-        let mut cols = free;
-        loop {
-            if cols.count_ones() == k {
-                let top = self.quarter.get(north, cols);
-                let bottom = self.quarter.get(south, free & !cols);
-                if !top.is_empty() && !bottom.is_empty() {
-                    for &[a1, a2] in top {
-                        let (n1, n2) = ((a1 as u64) << t1, (a2 as u64) << t2);
-                        if n1 & f1 | n2 & f2 != 0 {
-                            continue;
-                        }
-                        for &[x1, x2] in bottom {
-                            let (m1, m2) = ((x1 as u64) << b1, (x2 as u64) << b2);
-                            if (n1 | f1) & m1 | (n2 | f2) & m2 != 0 {
-                                continue;
-                            }
-                            let (d1, d2) = (n1 | m1, n2 | m2);
-                            out.push((d1 >> lo & mask) | (d2 >> lo & mask) << (2 * h - 1));
-                        }
+        for &cols in self.column_sets(free, north.count_ones()) {
+            let top = self.quarter.get(north, cols);
+            let bottom = self.quarter.get(south, free & !cols);
+            if top.is_empty() || bottom.is_empty() {
+                continue;
+            }
+            south_parts.clear();
+            for &[x1, x2] in bottom {
+                let (m1, m2) = ((x1 as u64) << b1, (x2 as u64) << b2);
+                if m1 & f1 | m2 & f2 == 0 {
+                    south_parts.push((meet(m1, m2), key(m1, m2)));
+                }
+            }
+            for &[a1, a2] in top {
+                let (n1, n2) = ((a1 as u64) << t1, (a2 as u64) << t2);
+                if n1 & f1 | n2 & f2 != 0 {
+                    continue;
+                }
+                let (mt, kt) = (meet(n1, n2), key(n1, n2));
+                for &(mb, kb) in south_parts.iter() {
+                    if mt & mb == 0 {
+                        out.push(kt | kb);
                     }
                 }
             }
-            if cols == 0 {
-                break;
-            }
-            cols = (cols - 1) & free;
         }
+    }
+
+    /// The sets of `k` columns within `free` (the half's free columns: all `h`, or all but
+    /// the middle row's queen's).
+    fn column_sets(&self, free: u32, k: u32) -> &[u32] {
+        let full = (1u32 << self.h) - 1;
+        let variant = if free == full {
+            self.h as usize
+        } else {
+            (full & !free).trailing_zeros() as usize
+        };
+        &self.column_sets[variant][k as usize]
     }
 
     /// The count of the solutions of middle configuration `middle` whose east rows are
     /// `east`, and the half-boards built.
     pub fn count_rows(&self, middle: u16, east: u32) -> (u64, u64) {
         let mid = &self.middles[middle as usize];
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        self.halves(mid, east, true, &mut a);
-        self.halves(mid, mid.rows & !east, false, &mut b);
+        let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        self.halves(mid, east, true, &mut a, &mut scratch);
+        self.halves(mid, mid.rows & !east, false, &mut b, &mut scratch);
         let built = (a.len() + b.len()) as u64;
         // Store the smaller side: building the tables costs more per pattern than a query.
         if a.len() > b.len() {
