@@ -58,8 +58,14 @@ struct Middle {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum QTask {
     /// Middle configuration `middle` (an index), the rows whose queen is east, and how many
-    /// images of that choice it stands for.
-    Rows { middle: u16, east: u32, weight: u32 },
+    /// images of that choice it stands for. `open`: on an even board (long diagonals), the
+    /// weight of the solutions with no queen on either long diagonal (see [`Quadrants`]).
+    Rows {
+        middle: u16,
+        east: u32,
+        weight: u32,
+        open: u32,
+    },
     /// The half- and quarter-turn symmetric solutions, for the unique count.
     Rotational,
 }
@@ -147,7 +153,7 @@ impl Quadrants {
         let full = (1u32 << h) - 1;
         if n % 2 == 0 {
             let mid = self.middle(&[]);
-            self.add_tasks(mid, all_rows, full, 1, true);
+            self.add_even_tasks(mid, all_rows);
         } else {
             let c = h;
             let centre = self.middle(&[(c, c)]);
@@ -197,6 +203,39 @@ impl Quadrants {
         m
     }
 
+    /// Adds the tasks of an even board: one set of east rows per class under the up-down
+    /// mirror (weight 1 or 2), with the weight of its solutions that have no queen on either
+    /// long diagonal (`open`: the left-right mirror pairs such a task with its half-turn image;
+    /// one of the two takes weight 2, the other 0, a task that is its own image 1).
+    fn add_even_tasks(&mut self, mut mid: Middle, rows: u32) {
+        let (n, h) = (self.n, self.h);
+        mid.rows = rows;
+        self.middles.push(mid);
+        let mirror = |x: u32| x.reverse_bits() >> (32 - n);
+        let mut east: u32 = (1 << h) - 1;
+        while east <= rows {
+            let up_down = mirror(east);
+            if east <= up_down {
+                // Rows where the set and its mirror image agree; the lowest decides.
+                let agree = !(east ^ up_down) & rows;
+                let open = match agree & agree.wrapping_neg() {
+                    0 => 1,
+                    low if east & low != 0 => 2,
+                    _ => 0,
+                };
+                self.tasks.push(QTask::Rows {
+                    middle: 0,
+                    east,
+                    weight: if east == up_down { 1 } else { 2 },
+                    open,
+                });
+            }
+            let low = east & east.wrapping_neg();
+            let ripple = east + low;
+            east = (((ripple ^ east) >> 2) / low) | ripple;
+        }
+    }
+
     /// Adds the tasks of middle configuration `mid` (standing for `weight` configurations):
     /// every set of rows of `rows` as large as the east half's free columns. With
     /// `mirrors`, the configuration is kept by the up-down and left-right mirrors, so only one
@@ -233,6 +272,7 @@ impl Quadrants {
                     middle: index,
                     east,
                     weight: w,
+                    open: 1,
                 });
             }
             if k == 0 {
@@ -253,7 +293,7 @@ impl Quadrants {
     /// method has none).
     pub fn id(&self) -> PlanId {
         let mut h = Fnv::new();
-        h.bytes(b"nqueens-quadrants-v2");
+        h.bytes(b"nqueens-quadrants-v3");
         h.bytes(&self.n.to_le_bytes());
         for m in &self.middles {
             for &(r, c) in &m.queens[..m.len as usize] {
@@ -266,10 +306,12 @@ impl Quadrants {
                     middle,
                     east,
                     weight,
+                    open,
                 } => {
                     h.bytes(&middle.to_le_bytes());
                     h.bytes(&east.to_le_bytes());
                     h.bytes(&weight.to_le_bytes());
+                    h.bytes(&open.to_le_bytes());
                 }
                 QTask::Rotational => h.bytes(b"r"),
             }
@@ -290,13 +332,18 @@ impl Quadrants {
 
     /// The match keys of the half-boards of middle configuration `mid` whose rows are `rows`
     /// (global), east of the middle or west. `south` is scratch space.
+    ///
+    /// With `long_only` (an even board's west side), only half-boards with a queen on a long
+    /// diagonal are wanted: a north quarter without one on the main diagonal is joined only
+    /// with south quarters that have one on the anti-diagonal.
     fn halves(
         &self,
         mid: &Middle,
         rows: u32,
         east: bool,
-        out: &mut Vec<u64>,
+        long_only: bool,
         south_parts: &mut Vec<(u64, u64)>,
+        mut out: impl FnMut(u64),
     ) {
         let (n, h, far) = (self.n, self.h, self.far);
         let full = (1u32 << h) - 1;
@@ -320,10 +367,17 @@ impl Quadrants {
                 continue;
             }
             south_parts.clear();
+            let mut anti = 0;
             for &[x1, x2] in bottom {
                 let (m1, m2) = ((x1 as u64) << b1, (x2 as u64) << b2);
                 if m1 & f1 | m2 & f2 == 0 {
                     south_parts.push((meet(m1, m2), key(m1, m2)));
+                    // Those with a queen on the anti-diagonal first.
+                    if long_only && m1 >> (n - 1) & 1 == 1 {
+                        let last = south_parts.len() - 1;
+                        south_parts.swap(anti, last);
+                        anti += 1;
+                    }
                 }
             }
             for &[a1, a2] in top {
@@ -332,9 +386,14 @@ impl Quadrants {
                     continue;
                 }
                 let (mt, kt) = (meet(n1, n2), key(n1, n2));
-                for &(mb, kb) in south_parts.iter() {
+                let wanted = if long_only && n2 >> (n - 1) & 1 == 0 {
+                    &south_parts[..anti]
+                } else {
+                    &south_parts[..]
+                };
+                for &(mb, kb) in wanted {
                     if mt & mb == 0 {
-                        out.push(kt | kb);
+                        out(kt | kb);
                     }
                 }
             }
@@ -353,20 +412,47 @@ impl Quadrants {
         &self.column_sets[variant][k as usize]
     }
 
-    /// The count of the solutions of middle configuration `middle` whose east rows are
-    /// `east`, and the half-boards built.
-    pub fn count_rows(&self, middle: u16, east: u32) -> (u64, u64) {
+    /// The weighted count of the solutions of task `t` (its weight included), and the
+    /// half-boards built.
+    fn count_task(&self, middle: u16, east: u32, weight: u32, open: u32) -> (u128, u64) {
         let mid = &self.middles[middle as usize];
         let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-        self.halves(mid, east, true, &mut a, &mut scratch);
-        self.halves(mid, mid.rows & !east, false, &mut b, &mut scratch);
-        let built = (a.len() + b.len()) as u64;
-        // Store the smaller side: building the tables costs more per pattern than a query.
-        if a.len() > b.len() {
-            std::mem::swap(&mut a, &mut b);
+        let even = self.n % 2 == 0;
+        let mut east_side = *mid;
+        if even {
+            // East keeps no queen on a long diagonal (see below): they are barred while
+            // its quarters are joined.
+            east_side.d1 |= 1 << (self.n - 1);
+            east_side.d2 |= 1 << (self.n - 1);
         }
-        let m = Matcher::new(&a, 2 * (2 * self.h - 1));
-        (m.count(&b), built)
+        let west = mid.rows & !east;
+        self.halves(&east_side, east, true, false, &mut scratch, |k| a.push(k));
+        let bits = 2 * (2 * self.h - 1);
+        if !even {
+            self.halves(mid, west, false, false, &mut scratch, |k| b.push(k));
+            let built = (a.len() + b.len()) as u64;
+            // Store the smaller side: building the tables costs more per pattern than a query.
+            if a.len() > b.len() {
+                std::mem::swap(&mut a, &mut b);
+            }
+            let found = Matcher::new(&a, bits).count(&b) as u128;
+            return (found * weight as u128, built);
+        }
+        // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1) and
+        // 3h - 2 (main diagonal, r = c). East keeps no queen on either (on the main diagonal
+        // in the south-east, the anti-diagonal in the north-east); each west queen on one
+        // stands for 2 solutions (half turn, transposes); with none, `open` says.
+        let long = (1u64 << (self.h - 1)) | 1 << (3 * self.h - 2);
+        let mut by_weight: [Vec<u64>; 3] = Default::default();
+        self.halves(mid, west, false, open == 0, &mut scratch, |k| {
+            by_weight[(k & long).count_ones() as usize].push(k)
+        });
+        let built = (a.len() + by_weight.iter().map(Vec::len).sum::<usize>()) as u64;
+        let m = Matcher::new(&a, bits);
+        let found = open as u128 * m.count(&by_weight[0]) as u128
+            + 2 * m.count(&by_weight[1]) as u128
+            + 4 * m.count(&by_weight[2]) as u128;
+        (found * weight as u128, built)
     }
 
     /// An upper bound of a task's half-board pairs, over 256: its expected work.
@@ -406,9 +492,9 @@ impl Counter for Quadrants {
                     middle,
                     east,
                     weight,
+                    open,
                 } => {
-                    let (found, built) = self.count_rows(middle, east);
-                    let total = found as u128 * weight as u128;
+                    let (total, built) = self.count_task(middle, east, weight, open);
                     Tally {
                         total,
                         // Burnside: unique = (total + 2 sym90 + sym180) / 8, as the orbit
