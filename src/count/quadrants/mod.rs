@@ -151,7 +151,7 @@ impl Quadrants {
         let (n, h) = (self.n, self.h);
         let all_rows = (1u32 << n) - 1;
         let full = (1u32 << h) - 1;
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             let mid = self.middle(&[]);
             self.add_even_tasks(mid, all_rows);
         } else {
@@ -417,7 +417,7 @@ impl Quadrants {
     fn count_task(&self, middle: u16, east: u32, weight: u32, open: u32) -> (u128, u64) {
         let mid = &self.middles[middle as usize];
         let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-        let even = self.n % 2 == 0;
+        let even = self.n.is_multiple_of(2);
         let mut east_side = *mid;
         if even {
             // East keeps no queen on a long diagonal (see below): they are barred while
