@@ -45,6 +45,9 @@ pub enum Error {
         /// The checkpoint file that holds the finished tasks, if one was saved.
         saved: Option<String>,
     },
+    /// A count would need more memory than it may use.
+    #[error("{0}")]
+    Memory(String),
     /// The worker pool could not be built or stopped early.
     #[error("could not run the worker pool: {0}")]
     Pool(String),
@@ -110,7 +113,8 @@ impl Error {
             | Error::Range(..)
             | Error::Usage(_)
             | Error::Placement(_)
-            | Error::Input(_) => 2,
+            | Error::Input(_)
+            | Error::Memory(_) => 2,
             Error::Mismatch { .. } => 3,
             Error::Cancelled { .. } | Error::Pool(_) | Error::Io(_) => 1,
         }

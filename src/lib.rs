@@ -46,6 +46,7 @@ pub use board::check::{is_solution, problems, Board, Problem};
 pub use board::format::{render, Format};
 pub use board::parse::parse;
 pub use count::kernel::Kernel;
+pub use count::memory;
 pub use count::oeis;
 pub use count::plan::Algorithm;
 pub use count::progress::Progress;

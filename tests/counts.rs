@@ -181,3 +181,26 @@ fn every_kernel_build_agrees_with_simple_on_every_task() {
         }
     }
 }
+
+/// The quadrant method, through the library's count: A000170 and A002562 for every N it
+/// takes from 4 to 17 (N = 16 and 17 take about a second under --release).
+#[test]
+fn quadrants_give_a000170_and_a002562_up_to_17() {
+    for n in 4..=17u32 {
+        let opts = Options::default()
+            .with_algorithm(Algorithm::Quadrants)
+            .with_threads(2);
+        let t = nqueens::count(n, &opts).unwrap();
+        assert_eq!(Some(t.total), Sequence::A000170.known(n), "total n={n}");
+        assert_eq!(t.unique, Sequence::A002562.known(n), "unique n={n}");
+    }
+    let auto = nqueens::count(16, &Options::default().with_threads(2)).unwrap();
+    assert_eq!(auto.algorithm, Algorithm::Quadrants);
+    let small = nqueens::count(12, &Options::default().with_threads(2)).unwrap();
+    assert_eq!(small.algorithm, Algorithm::Symmetric);
+    let placed = Options::default().with_placed(&[(0, 1)]).with_threads(2);
+    assert_eq!(
+        nqueens::count(16, &placed).unwrap().algorithm,
+        Algorithm::Plain
+    );
+}

@@ -47,6 +47,8 @@ fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
             "0.05",
             "--kernel",
             SLOW_KERNEL,
+            "--algorithm",
+            "symmetric",
         ])
         .arg("--checkpoint")
         .arg(&ckpt);
@@ -109,6 +111,8 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
             "2",
             "--kernel",
             SLOW_KERNEL,
+            "--algorithm",
+            "symmetric",
             "--checkpoint-every",
             "0.02",
             "--checkpoint",
@@ -145,6 +149,8 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
         "count",
         "16",
         "--json",
+        "--algorithm",
+        "symmetric",
         "--checkpoint",
         ckpt.to_str().unwrap(),
     ]);
@@ -157,6 +163,7 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
 fn sigterm_without_checkpoint_says_what_is_lost() {
     let child = bin()
         .args(["count", "16", "--threads", "2", "--kernel", SLOW_KERNEL])
+        .args(["--algorithm", "symmetric"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -329,4 +336,67 @@ fn progress_lines_reach_the_whole_work() {
     // Not on a pipe without --progress.
     let quiet = bin().args(["count", "13"]).output().unwrap();
     assert!(quiet.stderr.is_empty(), "{quiet:?}");
+}
+
+/// The quadrant method's tasks go through shards and merge like the backtracker's.
+#[test]
+fn quadrant_shards_merge_to_the_whole_count() {
+    let dir = tmpdir("qshards");
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let out = bin()
+            .args(["count", "14", "-a", "quadrants", "-t", "2", "--shard"])
+            .arg(format!("{i}/3"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let f = dir.join(format!("q{i}.json"));
+        std::fs::write(&f, &out.stdout).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let v = json(&args);
+    assert_eq!(v["total"], 365_596);
+    assert_eq!(v["unique"], 45_752);
+    assert_eq!(v["method"], "quadrants");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A checkpointed quadrant count stopped part way (its cancel flag raised from the progress
+/// report) and run again resumes from the checkpoint and gives the exact total.
+#[test]
+fn a_stopped_quadrant_count_resumes_exactly() {
+    use nqueens::longrun::{self, LongRun, Outcome};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = tmpdir("qresume");
+    let ckpt = dir.join("q17.json");
+    let long = LongRun::new(Some(ckpt.clone()), Duration::from_millis(20), None);
+    let flag = Arc::new(AtomicBool::new(false));
+    let raise = Arc::clone(&flag);
+    let opts = Options::default()
+        .with_algorithm(Algorithm::Quadrants)
+        .with_threads(2)
+        .with_cancel(flag)
+        .with_progress(move |p| {
+            if p.done > 1000 {
+                raise.store(true, Ordering::SeqCst);
+            }
+        });
+    let e = longrun::run(17, &opts, &long).unwrap_err();
+    assert!(matches!(e, nqueens::Error::Cancelled { .. }), "{e}");
+    let (done, total) = done_tasks(&ckpt).expect("checkpoint saved");
+    assert!(done > 0 && done < total, "{done}/{total}");
+    let again = Options::default()
+        .with_algorithm(Algorithm::Quadrants)
+        .with_threads(2);
+    let Outcome::Whole(t) = longrun::run(17, &again, &long).unwrap() else {
+        panic!("a whole count")
+    };
+    assert_eq!(t.resumed_tasks, done);
+    assert_eq!(t.total, 95_815_104);
+    assert_eq!(t.unique, Some(11_977_939));
+    t.cross_check().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -74,9 +74,12 @@ pub struct EngineArgs {
     /// Worker threads (at least 1). Default: the number of logical CPUs.
     #[arg(long, short = 't', value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// How symmetry is used: `symmetric` (all 8 symmetries; also gives the unique count),
-    /// `mirror` (left half of row 0, counted twice), `plain` (no symmetry).
-    /// Default: `symmetric`; `plain` when queens are placed (symmetry does not hold then).
+    /// The counting method: `auto` (the default: `quadrants` for even N >= 16 and odd
+    /// N >= 19 up to 23, else `symmetric`; `plain` with placed queens), `quadrants`
+    /// (half-boards joined from quarter-boards and matched by their diagonals; N 4 to 23, no
+    /// placed queens; needs memory, see --max-memory), or a backtracker: `symmetric` (all 8
+    /// symmetries; also gives the unique count), `mirror` (left half of row 0, counted twice),
+    /// `plain` (no symmetry; the only one that takes placed queens).
     #[arg(long, short = 'a', value_parser = named::<Algorithm>(Algorithm::NAMES))]
     pub algorithm: Option<Algorithm>,
     /// How finely the board is split into independent tasks: 1, 2 or 3. Depth 1 is the
@@ -89,6 +92,11 @@ pub struct EngineArgs {
     /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
     #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
+    /// The most memory the count may use (e.g. 8G, 512M): the quadrant method refuses to
+    /// start, saying what it would need, when its estimate is larger (`auto` backtracks
+    /// instead). Default: half of the available memory.
+    #[arg(long, value_name = "SIZE", value_parser = nqueens::memory::parse)]
+    pub max_memory: Option<u64>,
 }
 
 impl EngineArgs {
@@ -98,6 +106,7 @@ impl EngineArgs {
         o.algorithm = self.algorithm;
         o.threads = self.threads;
         o.split_depth = self.split_depth;
+        o.max_memory = self.max_memory;
         o
     }
 }

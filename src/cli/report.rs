@@ -16,7 +16,9 @@ pub struct CountReport {
     /// Queens placed before the search (`--place`), as 1-based `[row, col]`; empty for a full
     /// count. With placed queens `total` counts their completions, and no known value applies.
     pub placed: Vec<[usize; 2]>,
-    /// The method used.
+    /// The counting method: `backtracking` or `quadrants`.
+    pub method: &'static str,
+    /// The algorithm used (`plain`, `mirror`, `symmetric` backtracking, or `quadrants`).
     pub algorithm: Algorithm,
     /// The kernel used.
     pub kernel: Kernel,
@@ -44,8 +46,14 @@ pub struct CountReport {
     pub tasks: usize,
     /// Tasks taken from a checkpoint instead of being counted by this run.
     pub resumed_tasks: usize,
-    /// Queens placed in the whole search.
+    /// The work done: for backtracking, queens placed in the whole search; for the quadrant
+    /// method, half-boards joined from quarter-boards.
     pub nodes: u128,
+    /// The memory the plan was estimated to need before it ran, in bytes (quadrant method;
+    /// null for backtracking, which needs almost none).
+    pub memory_estimate_bytes: Option<u64>,
+    /// The peak resident memory of the process, in bytes (null where the system does not say).
+    pub peak_memory_bytes: Option<u64>,
     /// Wall time of the search in seconds.
     pub seconds: f64,
     /// `nodes / seconds`, counting only the nodes this run visited (not resumed tasks').
@@ -62,6 +70,11 @@ impl CountReport {
         CountReport {
             n,
             placed: t.placed.iter().map(|&(r, c)| [r + 1, c + 1]).collect(),
+            method: if t.algorithm == Algorithm::Quadrants {
+                "quadrants"
+            } else {
+                "backtracking"
+            },
             algorithm: t.algorithm,
             kernel: t.kernel,
             total: t.total,
@@ -77,6 +90,8 @@ impl CountReport {
             tasks: t.tasks,
             resumed_tasks: t.resumed_tasks,
             nodes: t.nodes,
+            memory_estimate_bytes: t.memory_estimate,
+            peak_memory_bytes: t.peak_memory,
             seconds: t.elapsed.as_secs_f64(),
             nodes_per_second: t.nodes_per_second(),
         }
@@ -128,18 +143,29 @@ impl CountReport {
                 "symmetric  {q} under a quarter turn, {h} under a half turn"
             );
         }
-        let _ = writeln!(
-            s,
-            "algorithm  {} (kernel {})",
-            self.algorithm.name(),
-            self.kernel.name()
-        );
+        if self.method == "quadrants" {
+            let _ = writeln!(
+                s,
+                "algorithm  quadrants (half-boards matched by their diagonals)"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "algorithm  {} (kernel {})",
+                self.algorithm.name(),
+                self.kernel.name()
+            );
+        }
         let _ = writeln!(s, "threads    {}", self.threads);
-        let _ = writeln!(
-            s,
-            "tasks      {} (split depth {})",
-            self.tasks, self.split_depth
-        );
+        if self.method == "quadrants" {
+            let _ = writeln!(s, "tasks      {}", self.tasks);
+        } else {
+            let _ = writeln!(
+                s,
+                "tasks      {} (split depth {})",
+                self.tasks, self.split_depth
+            );
+        }
         if self.resumed_tasks > 0 {
             let _ = writeln!(
                 s,
@@ -147,7 +173,22 @@ impl CountReport {
                 self.resumed_tasks
             );
         }
-        let _ = writeln!(s, "nodes      {}", self.nodes);
+        let work = if self.method == "quadrants" {
+            "  (half-boards joined)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "nodes      {}{work}", self.nodes);
+        let show = nqueens::memory::show;
+        match (self.memory_estimate_bytes, self.peak_memory_bytes) {
+            (Some(e), Some(p)) => {
+                let _ = writeln!(s, "memory     estimated {}, peak {}", show(e), show(p));
+            }
+            (None, Some(p)) => {
+                let _ = writeln!(s, "memory     peak {}", show(p));
+            }
+            _ => {}
+        }
         let _ = writeln!(s, "seconds    {:.6}", self.seconds);
         let _ = writeln!(s, "nodes/s    {:.3e}", self.nodes_per_second);
         s

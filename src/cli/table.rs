@@ -68,12 +68,14 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         Sequence::A000170
     };
     let opts = a.engine.options();
-    let algorithm = opts.resolved_algorithm();
-    if a.unique && algorithm != Algorithm::Symmetric {
-        anyhow::bail!(Error::Usage(format!(
-            "--unique needs --algorithm symmetric (got {algorithm}): only it counts unique \
-             solutions"
-        )));
+    let counts_unique = |alg| matches!(alg, Algorithm::Symmetric | Algorithm::Quadrants);
+    if let Some(alg) = opts.algorithm.filter(|&a| a != Algorithm::Auto) {
+        if a.unique && !counts_unique(alg) {
+            anyhow::bail!(Error::Usage(format!(
+                "--unique needs --algorithm symmetric, quadrants or auto (got {alg}): only \
+                 they count unique solutions"
+            )));
+        }
     }
     let mut first_mismatch = None;
     for n in a.range.0..=a.range.1 {

@@ -11,6 +11,7 @@ pub mod backtrack;
 pub mod constellations;
 pub mod engine;
 pub mod kernel;
+pub mod memory;
 pub mod oeis;
 pub mod plan;
 pub mod progress;
@@ -32,8 +33,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How a count is run. `Options::default()` counts every solution with all 8 symmetries, the
-/// default kernel and one worker per logical CPU.
+/// How a count is run. `Options::default()` counts every solution with the faster method for
+/// the board (`auto`), the default kernel and one worker per logical CPU.
 ///
 /// ```
 /// use nqueens::{Algorithm, Options};
@@ -44,8 +45,9 @@ use std::time::Duration;
 #[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct Options {
-    /// How symmetry is used; `None`: `symmetric`, or `plain` when queens are placed (the
-    /// only algorithm that takes them).
+    /// The counting method; `None` is `auto`: the quadrant method where it is faster,
+    /// `symmetric` backtracking elsewhere, `plain` when queens are placed (the only algorithm
+    /// that takes them).
     pub algorithm: Option<Algorithm>,
     /// Worker threads (1 to [`engine::MAX_THREADS`]); `None`: every logical CPU.
     pub threads: Option<usize>,
@@ -57,6 +59,9 @@ pub struct Options {
     /// Rows expanded into tasks (1..=3); `None`: the smallest depth giving at least 8 tasks
     /// per thread.
     pub split_depth: Option<u32>,
+    /// The most memory the count may use, in bytes (the quadrant method's tables and
+    /// half-boards; backtracking needs almost none); `None`: half of the available memory.
+    pub max_memory: Option<u64>,
     /// Raise it to stop the count: `count` then returns [`Error::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second with where the count stands, and once at the end.
@@ -71,6 +76,7 @@ impl std::fmt::Debug for Options {
             .field("kernel", &self.kernel)
             .field("placed", &self.placed)
             .field("split_depth", &self.split_depth)
+            .field("max_memory", &self.max_memory)
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.as_ref().map(|_| "callback"))
             .finish()
@@ -128,12 +134,12 @@ impl Options {
         self.threads.unwrap_or_else(engine::default_threads)
     }
 
-    /// The algorithm used: the one asked for, or the default for these placements.
-    pub fn resolved_algorithm(&self) -> Algorithm {
+    /// The algorithm used on an `n` board: the one asked for, or the one `auto` picks (also
+    /// when none is asked for).
+    pub fn resolved_algorithm(&self, n: u32) -> Algorithm {
         match self.algorithm {
+            Some(Algorithm::Auto) | None => Algorithm::auto(n, !self.placed.is_empty()),
             Some(a) => a,
-            None if self.placed.is_empty() => Algorithm::Symmetric,
-            None => Algorithm::Plain,
         }
     }
 }
@@ -171,6 +177,11 @@ pub struct Totals {
     pub elapsed: Duration,
     /// Tasks taken from a checkpoint instead of being counted by this run.
     pub resumed_tasks: usize,
+    /// The memory the plan was estimated to need before it ran (quadrant method), in bytes.
+    pub memory_estimate: Option<u64>,
+    /// The peak resident memory of the process at the end of the run, in bytes (where the
+    /// system says).
+    pub peak_memory: Option<u64>,
     /// Nodes of those tasks (not visited by this run).
     pub resumed_nodes: u128,
 }
@@ -203,6 +214,8 @@ impl Totals {
             elapsed,
             resumed_tasks: 0,
             resumed_nodes: 0,
+            memory_estimate: None,
+            peak_memory: memory::peak(),
         }
     }
 
@@ -256,6 +269,7 @@ pub fn count_unchecked(n: u32, opts: &Options) -> Result<Totals> {
 /// library's [`count`] and the long runs of [`crate::longrun`] both run through it, and so
 /// through the one engine, whatever the method.
 pub struct Job {
+    memory_estimate: Option<u64>,
     counter: Arc<dyn Counter>,
     id: PlanId,
     tasks: usize,
@@ -273,7 +287,15 @@ impl Job {
         if !(1..=engine::MAX_THREADS).contains(&threads) {
             return Err(Error::Threads(threads));
         }
-        let algorithm = opts.resolved_algorithm();
+        let mut algorithm = opts.resolved_algorithm(n);
+        let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+        if opts.algorithm.is_none_or(|a| a == Algorithm::Auto)
+            && algorithm == Algorithm::Quadrants
+            && Quadrants::memory_floor(n, threads) > limit
+        {
+            // Auto: the quadrant method would not fit; backtracking needs almost none.
+            algorithm = Algorithm::Symmetric;
+        }
         if !opts.placed.is_empty() && algorithm != Algorithm::Plain {
             return Err(Error::Usage(format!(
                 "algorithm {algorithm} cannot count with placed queens: the placements break \
@@ -281,7 +303,8 @@ impl Job {
             )));
         }
         if algorithm == Algorithm::Quadrants {
-            return Ok(Job::of_quadrants(Quadrants::new(n)?, opts, threads));
+            let q = Quadrants::within(n, threads, limit)?;
+            return Ok(Job::of_quadrants(q, opts, threads));
         }
         let fixed = opts.split_depth.or(depth);
         let plan = if opts.placed.is_empty() {
@@ -299,7 +322,8 @@ impl Job {
     pub fn from_id(id: &PlanId, opts: &Options) -> Result<Job> {
         let threads = opts.resolved_threads();
         if id.algorithm == Algorithm::Quadrants {
-            let q = Quadrants::new(id.n)?;
+            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+            let q = Quadrants::within(id.n, threads, limit)?;
             id.check_fingerprint(&q.id().fingerprint)?;
             return Ok(Job::of_quadrants(q, opts, threads));
         }
@@ -308,6 +332,7 @@ impl Job {
 
     fn of_plan(plan: Plan, opts: &Options, threads: usize) -> Job {
         Job {
+            memory_estimate: None,
             id: plan.id(),
             tasks: plan.tasks().len(),
             counter: Arc::new(Backtrack::new(plan, opts.kernel)),
@@ -320,6 +345,7 @@ impl Job {
 
     fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
         Job {
+            memory_estimate: Some(q.memory_estimate(threads)),
             id: q.id(),
             tasks: q.tasks(),
             counter: Arc::new(q),
@@ -328,6 +354,11 @@ impl Job {
             cancel: opts.cancel.clone().unwrap_or_default(),
             progress: opts.progress.clone(),
         }
+    }
+
+    /// The memory the plan is estimated to need (quadrant method), in bytes.
+    pub fn memory_estimate(&self) -> Option<u64> {
+        self.memory_estimate
     }
 
     /// What identifies the plan in checkpoint and shard files.
@@ -433,6 +464,7 @@ impl Job {
             tally,
             elapsed,
         );
+        t.memory_estimate = self.memory_estimate;
         t.resumed_tasks = resumed_tasks;
         t.resumed_nodes = resumed_nodes;
         t

@@ -70,8 +70,12 @@ pub enum Algorithm {
     #[default]
     Symmetric,
     /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
-    /// ([`crate::internals::quadrants`]); even N from 4 to 22, no placed queens.
+    /// ([`crate::internals::quadrants`]); N from 4 to 23, no placed queens.
     Quadrants,
+    /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 19 (up to
+    /// 23, without placed queens), else `symmetric` (`plain` with placed queens). The
+    /// crossover was measured (docs/PERFORMANCE.md).
+    Auto,
 }
 
 named_enum!(Algorithm, "algorithm", {
@@ -79,9 +83,20 @@ named_enum!(Algorithm, "algorithm", {
     Mirror => "mirror",
     Symmetric => "symmetric",
     Quadrants => "quadrants",
+    Auto => "auto",
 });
 
 impl Algorithm {
+    /// The algorithm `auto` picks for an `n` board, with queens placed or not.
+    pub fn auto(n: u32, placed: bool) -> Algorithm {
+        let quadrants = if n % 2 == 0 { n >= 16 } else { n >= 19 };
+        match () {
+            _ if placed => Algorithm::Plain,
+            _ if quadrants && n <= 23 => Algorithm::Quadrants,
+            _ => Algorithm::Symmetric,
+        }
+    }
+
     /// The backtracking algorithms (they use a kernel and a split depth).
     pub const BACKTRACKING: [Algorithm; 3] =
         [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
@@ -193,10 +208,10 @@ impl Plan {
 
     fn build(n: u32, algorithm: Algorithm, split_depth: u32, placed: &[(u8, u8)]) -> Result<Plan> {
         check_n(n as i64)?;
-        if algorithm == Algorithm::Quadrants {
-            return Err(Error::Usage(
-                "the quadrant method does not backtrack: it has no backtracking plan".into(),
-            ));
+        if matches!(algorithm, Algorithm::Quadrants | Algorithm::Auto) {
+            return Err(Error::Usage(format!(
+                "algorithm {algorithm} has no backtracking plan (resolve auto first)"
+            )));
         }
         if !(1..=MAX_SPLIT_DEPTH).contains(&split_depth) {
             return Err(Error::SplitDepth(split_depth));
@@ -259,7 +274,7 @@ fn seeds(n: u32, algorithm: Algorithm) -> (Vec<Task>, u32) {
             (half.collect(), 1)
         }
         Algorithm::Symmetric if n < 4 => (vec![Task::new(TaskKind::Tiny, &[])], 1),
-        Algorithm::Symmetric | Algorithm::Quadrants => (constellations(n), 1),
+        Algorithm::Symmetric | Algorithm::Quadrants | Algorithm::Auto => (constellations(n), 1),
     }
 }
 
