@@ -89,7 +89,11 @@ named_enum!(Algorithm, "algorithm", {
 impl Algorithm {
     /// The algorithm `auto` picks for an `n` board, with queens placed or not.
     pub fn auto(n: u32, placed: bool) -> Algorithm {
-        let quadrants = if n.is_multiple_of(2) { n >= 16 } else { n >= 19 };
+        let quadrants = if n.is_multiple_of(2) {
+            n >= 16
+        } else {
+            n >= 19
+        };
         match () {
             _ if placed => Algorithm::Plain,
             _ if quadrants && n <= 23 => Algorithm::Quadrants,

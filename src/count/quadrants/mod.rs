@@ -59,18 +59,29 @@ struct Middle {
 /// small backtracking count, rounded up.
 const PROCESS: usize = 8 << 20;
 
+/// One choice of east rows under one middle configuration: the unit the method counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RowSet {
+    /// The middle configuration (an index).
+    middle: u16,
+    /// The rows whose queen is east.
+    east: u32,
+    /// How many images of this choice it stands for.
+    weight: u32,
+    /// On an even board (long diagonals), the weight of the solutions with no queen on either
+    /// long diagonal (see [`Quadrants`]); 1 elsewhere.
+    open: u32,
+}
+
+/// The most tasks a plan has: row sets are grouped into tasks of consecutive ones, so that
+/// checkpoints and shards stay small however many row sets there are.
+const MAX_TASKS: usize = 32_768;
+
 /// One task of the quadrant method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum QTask {
-    /// Middle configuration `middle` (an index), the rows whose queen is east, and how many
-    /// images of that choice it stands for. `open`: on an even board (long diagonals), the
-    /// weight of the solutions with no queen on either long diagonal (see [`Quadrants`]).
-    Rows {
-        middle: u16,
-        east: u32,
-        weight: u32,
-        open: u32,
-    },
+    /// The row sets `start..start + len`.
+    Rows { start: u32, len: u32 },
     /// The half- and quarter-turn symmetric solutions, for the unique count.
     Rotational,
 }
@@ -84,6 +95,7 @@ pub struct Quadrants {
     far: u32,
     quarter: Arc<Quarter>,
     middles: Vec<Middle>,
+    rowsets: Vec<RowSet>,
     tasks: Vec<QTask>,
     /// `column_sets[v][k]`: the sets of `k` columns of the free columns of variant `v` (all
     /// but column `v`, or all `h` for `v = h`).
@@ -132,6 +144,7 @@ impl Quadrants {
             far: n - h,
             quarter: Arc::new(Quarter::new(h)),
             middles: Vec::new(),
+            rowsets: Vec::new(),
             tasks: Vec::new(),
             column_sets: (0..=h)
                 .map(|v| {
@@ -178,6 +191,14 @@ impl Quadrants {
                     self.add_tasks(mid, rows, full, images.len() as u32, false);
                 }
             }
+        }
+        let group = self.rowsets.len().div_ceil(MAX_TASKS).max(1);
+        for start in (0..self.rowsets.len()).step_by(group) {
+            let len = group.min(self.rowsets.len() - start);
+            self.tasks.push(QTask::Rows {
+                start: start as u32,
+                len: len as u32,
+            });
         }
         self.tasks.push(QTask::Rotational);
     }
@@ -228,7 +249,7 @@ impl Quadrants {
                     low if east & low != 0 => 2,
                     _ => 0,
                 };
-                self.tasks.push(QTask::Rows {
+                self.rowsets.push(RowSet {
                     middle: 0,
                     east,
                     weight: if east == up_down { 1 } else { 2 },
@@ -273,7 +294,7 @@ impl Quadrants {
                 w *= distinct.len() as u32;
             }
             if keep {
-                self.tasks.push(QTask::Rows {
+                self.rowsets.push(RowSet {
                     middle: index,
                     east,
                     weight: w,
@@ -298,25 +319,24 @@ impl Quadrants {
     /// method has none).
     pub fn id(&self) -> PlanId {
         let mut h = Fnv::new();
-        h.bytes(b"nqueens-quadrants-v3");
+        h.bytes(b"nqueens-quadrants-v4");
         h.bytes(&self.n.to_le_bytes());
         for m in &self.middles {
             for &(r, c) in &m.queens[..m.len as usize] {
                 h.bytes(&[b'm', r as u8, c as u8]);
             }
         }
+        for r in &self.rowsets {
+            h.bytes(&r.middle.to_le_bytes());
+            h.bytes(&r.east.to_le_bytes());
+            h.bytes(&r.weight.to_le_bytes());
+            h.bytes(&r.open.to_le_bytes());
+        }
         for t in &self.tasks {
             match *t {
-                QTask::Rows {
-                    middle,
-                    east,
-                    weight,
-                    open,
-                } => {
-                    h.bytes(&middle.to_le_bytes());
-                    h.bytes(&east.to_le_bytes());
-                    h.bytes(&weight.to_le_bytes());
-                    h.bytes(&open.to_le_bytes());
+                QTask::Rows { start, len } => {
+                    h.bytes(&start.to_le_bytes());
+                    h.bytes(&len.to_le_bytes());
                 }
                 QTask::Rotational => h.bytes(b"r"),
             }
@@ -371,19 +391,13 @@ impl Quadrants {
         Ok(q)
     }
 
-    /// The memory the count is estimated to need with `threads` workers: the quarter table,
-    /// and per worker the largest task's half-boards and matcher (bounded from the quarter
-    /// table on a sample of tasks, doubled for the tasks not sampled).
+    /// The memory the count is estimated to need with `threads` workers: the process itself,
+    /// the quarter table, the plan, and per worker the largest row set's half-boards and
+    /// matcher (bounded from the quarter table on a sample of row sets, times 4 for the ones
+    /// not sampled and the allocator's slack).
     pub fn memory_estimate(&self, threads: usize) -> u64 {
         let bits = 2 * (2 * self.h - 1);
-        let rows: Vec<(u16, u32)> = self
-            .tasks
-            .iter()
-            .filter_map(|t| match *t {
-                QTask::Rows { middle, east, .. } => Some((middle, east)),
-                QTask::Rotational => None,
-            })
-            .collect();
+        let rows: Vec<(u16, u32)> = self.rowsets.iter().map(|r| (r.middle, r.east)).collect();
         let step = (rows.len() / 256).max(1);
         let per_task = rows
             .iter()
@@ -396,7 +410,9 @@ impl Quadrants {
             })
             .max()
             .unwrap_or(0);
-        (PROCESS + self.bytes() + threads * 2 * per_task) as u64
+        let plan = self.rowsets.len() * std::mem::size_of::<RowSet>()
+            + self.tasks.len() * (std::mem::size_of::<QTask>() + 64);
+        (PROCESS + self.bytes() + plan + threads * 4 * per_task) as u64
     }
 
     /// The match keys of the half-boards of middle configuration `mid` whose rows are `rows`
@@ -481,9 +497,15 @@ impl Quadrants {
         &self.column_sets[variant][k as usize]
     }
 
-    /// The weighted count of the solutions of task `t` (its weight included), and the
+    /// The weighted count of the solutions of row set `r` (its weight included), and the
     /// half-boards built.
-    fn count_task(&self, middle: u16, east: u32, weight: u32, open: u32) -> (u128, u64) {
+    fn count_rowset(&self, r: &RowSet) -> (u128, u64) {
+        let RowSet {
+            middle,
+            east,
+            weight,
+            open,
+        } = *r;
         let mid = &self.middles[middle as usize];
         let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
         let even = self.n.is_multiple_of(2);
@@ -555,13 +577,12 @@ impl Counter for Quadrants {
     fn count(&self, ids: &[u32]) -> Vec<Tally> {
         ids.iter()
             .map(|&i| match self.tasks[i as usize] {
-                QTask::Rows {
-                    middle,
-                    east,
-                    weight,
-                    open,
-                } => {
-                    let (total, built) = self.count_task(middle, east, weight, open);
+                QTask::Rows { start, len } => {
+                    let rows = &self.rowsets[start as usize..(start + len) as usize];
+                    let (total, built) = rows
+                        .iter()
+                        .map(|r| self.count_rowset(r))
+                        .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2));
                     Tally {
                         total,
                         // Burnside: unique = (total + 2 sym90 + sym180) / 8, as the orbit
@@ -595,7 +616,10 @@ impl Counter for Quadrants {
         self.tasks
             .par_iter()
             .map(|t| match *t {
-                QTask::Rows { middle, east, .. } => self.pairs_bound(middle, east),
+                QTask::Rows { start, len } => self.rowsets[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|r| self.pairs_bound(r.middle, r.east))
+                    .sum(),
                 QTask::Rotational => 1,
             })
             .collect()
@@ -667,16 +691,13 @@ mod tests {
                 *want.entry((queens, east, weight)).or_insert(0u128) += 1;
             }
             let mut sum = 0;
-            for t in &q.tasks {
-                let QTask::Rows {
+            for t in &q.rowsets {
+                let RowSet {
                     middle,
                     east,
                     weight,
                     open,
-                } = *t
-                else {
-                    continue;
-                };
+                } = *t;
                 let mid = q.middles[middle as usize];
                 let queens = mid.queens[..mid.len as usize].to_vec();
                 let expected: u128 = want
@@ -685,7 +706,7 @@ mod tests {
                     .map(|((_, _, w), c)| c * if *w == u32::MAX { open } else { *w } as u128)
                     .sum::<u128>()
                     * weight as u128;
-                let (got, _) = q.count_task(middle, east, weight, open);
+                let (got, _) = q.count_rowset(t);
                 assert_eq!(got, expected, "n={n} {t:?}");
                 sum += got;
             }
