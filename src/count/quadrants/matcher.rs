@@ -13,7 +13,7 @@
 pub const BLOCK: usize = 256;
 
 /// Bit positions combined per chunk.
-pub const CHUNK: usize = 6;
+pub const CHUNK: usize = 7;
 
 const COMBOS: usize = 1 << CHUNK;
 
