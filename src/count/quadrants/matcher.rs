@@ -218,6 +218,118 @@ fn count_block_any(t: &[Lanes], chunks: usize, queries: &[u64]) -> u64 {
     sums.iter().sum()
 }
 
+/// The most bits cut out for bucketing in [`count_disjoint`].
+pub const MAX_CUTS: u32 = 6;
+
+/// Stored patterns below which no cut is considered.
+pub const CUT_MIN: usize = 16 * BLOCK;
+
+/// Stored patterns split into buckets by up to [`MAX_CUTS`] cut bits (the bits most often
+/// set on both sides), each bucket a [`Matcher`]: a query visits only the buckets with none
+/// of its cut bits, the others could only conflict. Few patterns: one bucket, no cut.
+#[derive(Debug, Clone)]
+pub struct Sieve {
+    positions: Vec<u32>,
+    buckets: Vec<Option<Matcher>>,
+}
+
+impl Sieve {
+    /// Stores `stored` (patterns of `bits` bits), cutting on the bits set most often in both
+    /// it and `queries` (the queries to come, or a sample of them).
+    pub fn new(stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
+        let positions = if stored.len() < CUT_MIN || queries.is_empty() {
+            Vec::new()
+        } else {
+            cut_bits(stored, queries, bits)
+        };
+        let mut by = vec![Vec::new(); 1 << positions.len()];
+        for &p in stored {
+            by[bucket(&positions, p)].push(p);
+        }
+        let buckets = by
+            .iter()
+            .map(|v| (!v.is_empty()).then(|| Matcher::new(v, bits)))
+            .collect();
+        Sieve { positions, buckets }
+    }
+
+    /// The number of (stored, query) pairs with no bit in common.
+    pub fn count(&self, queries: &[u64]) -> u64 {
+        if self.positions.is_empty() {
+            return self.buckets[0].as_ref().map_or(0, |m| m.count(queries));
+        }
+        let mut by = vec![Vec::new(); self.buckets.len()];
+        for &q in queries {
+            by[bucket(&self.positions, q)].push(q);
+        }
+        let mut total = 0;
+        for (u, m) in self.buckets.iter().enumerate() {
+            let Some(m) = m else { continue };
+            for (v, qs) in by.iter().enumerate() {
+                if u & v == 0 && !qs.is_empty() {
+                    total += m.count(qs);
+                }
+            }
+        }
+        total
+    }
+}
+
+/// The bucket of pattern `p`: its bits at `positions`, packed.
+fn bucket(positions: &[u32], p: u64) -> usize {
+    positions
+        .iter()
+        .enumerate()
+        .fold(0usize, |a, (i, &b)| a | ((p >> b & 1) as usize) << i)
+}
+
+/// The number of (stored, query) pairs with no bit in common, through a [`Sieve`].
+pub fn count_disjoint(stored: &[u64], queries: &[u64], bits: u32) -> u64 {
+    Sieve::new(stored, queries, bits).count(queries)
+}
+
+/// The cut bits for `stored` against `queries`: bits taken in decreasing order of the share
+/// of pairs they rule out (`p_s * p_q`, the two sides' frequencies), as many as lower the
+/// expected block visits per query: `(|stored| / BLOCK) * prod(1 - p_s p_q)` for the blocks
+/// left, plus for every extra bucket half a block (its last block is part-empty) and its
+/// tables' building, shared by the queries.
+fn cut_bits(stored: &[u64], queries: &[u64], bits: u32) -> Vec<u32> {
+    // Frequencies from at most 256 patterns of each side: counting them all costs about as
+    // much as the matching itself at N = 18.
+    let freq = |v: &[u64]| {
+        let mut f = [0u64; 64];
+        let step = (v.len() / 256).max(1);
+        let mut seen = 0;
+        for &p in v.iter().step_by(step) {
+            seen += 1;
+            let mut x = p;
+            while x != 0 {
+                f[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        f.map(|c| c as f64 / seen as f64)
+    };
+    let (fs, fq) = (freq(stored), freq(queries));
+    let (ns, nq) = (stored.len() as f64, queries.len() as f64);
+    let share = |b: u32| fs[b as usize] * fq[b as usize];
+    let mut order: Vec<u32> = (0..bits).collect();
+    order.sort_by(|&a, &b| share(b).total_cmp(&share(a)));
+    let blocks = ns / BLOCK as f64;
+    // Building a block's tables costs about as much as this many queries visiting it.
+    const BUILD: f64 = 100.0;
+    let cost = |c: usize| {
+        let left: f64 = order[..c].iter().map(|&b| 1.0 - share(b)).product();
+        let extra = ((1usize << c) - 1) as f64;
+        blocks * left + extra * (0.5 + BUILD / nq)
+    };
+    let best = (0..=MAX_CUTS as usize)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .unwrap_or(0);
+    order.truncate(best);
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +378,15 @@ mod tests {
                 assert_eq!(m.count(&q), plain(&p, &q), "bits {bits} len {len}");
                 assert_eq!(m.bytes(), Matcher::bytes_for(len, bits));
             }
+        }
+        for len in [0usize, 600, 3000, 9000, 40_000] {
+            let p: Vec<u64> = (0..len).map(|_| next(34)).collect();
+            let q: Vec<u64> = (0..300).map(|_| next(34)).collect();
+            assert_eq!(
+                count_disjoint(&p, &q, 34),
+                plain(&p, &q),
+                "sieved, len {len}"
+            );
         }
         // The empty query matches every pattern; the full one none but the empty pattern.
         let m = Matcher::new(&[0, 1, 2, 3], 2);

@@ -27,7 +27,7 @@
 pub mod matcher;
 pub mod quarter;
 
-use self::matcher::Matcher;
+use self::matcher::{count_disjoint, Matcher, Sieve};
 use self::quarter::Quarter;
 use super::engine::Counter;
 use super::memory;
@@ -526,7 +526,7 @@ impl Quadrants {
             if a.len() > b.len() {
                 std::mem::swap(&mut a, &mut b);
             }
-            let found = Matcher::new(&a, bits).count(&b) as u128;
+            let found = count_disjoint(&a, &b, bits) as u128;
             return (found * weight as u128, built);
         }
         // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1) and
@@ -539,10 +539,11 @@ impl Quadrants {
             by_weight[(k & long).count_ones() as usize].push(k)
         });
         let built = (a.len() + by_weight.iter().map(Vec::len).sum::<usize>()) as u64;
-        let m = Matcher::new(&a, bits);
-        let found = open as u128 * m.count(&by_weight[0]) as u128
-            + 2 * m.count(&by_weight[1]) as u128
-            + 4 * m.count(&by_weight[2]) as u128;
+        let sieve = Sieve::new(&a, &by_weight[1], bits);
+        let count = |q: &[u64]| sieve.count(q) as u128;
+        let found = open as u128 * count(&by_weight[0])
+            + 2 * count(&by_weight[1])
+            + 4 * count(&by_weight[2]);
         (found * weight as u128, built)
     }
 
