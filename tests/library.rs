@@ -82,3 +82,20 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!("quadrants".parse::<Algorithm>(), Ok(Algorithm::Quadrants));
     assert_eq!("mirror".parse::<Algorithm>(), Ok(Algorithm::Mirror));
 }
+
+#[test]
+fn memory_limits_refuse_or_make_auto_backtrack() {
+    // N = 16: the quarter table (1.2 MiB) fits in 3 MiB, the whole estimate (~11 MiB) does not.
+    let tight = Options::default().with_threads(2).with_max_memory(3 << 20);
+    let e = nqueens::count(16, &tight.clone().with_algorithm(Algorithm::Quadrants)).unwrap_err();
+    assert!(matches!(e, nqueens::Error::Memory(_)), "{e}");
+    assert!(e.to_string().contains("--max-memory"), "{e}");
+    let auto = nqueens::count(16, &tight).unwrap();
+    assert_eq!(
+        (auto.algorithm, auto.total),
+        (Algorithm::Symmetric, 14_772_512)
+    );
+    let roomy = nqueens::count(16, &Options::default().with_threads(2)).unwrap();
+    assert_eq!(roomy.algorithm, Algorithm::Quadrants);
+    assert!(roomy.memory_estimate.is_some_and(|m| m > 1 << 20));
+}

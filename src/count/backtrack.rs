@@ -4,8 +4,8 @@
 use super::engine::Counter;
 use super::kernel::{Found, Kernel};
 use super::plan::Plan;
-use super::rotational::count_rotational;
-use super::tally::{Classes, Tally};
+use super::rotational;
+use super::tally::Tally;
 use super::task::{Task, TaskKind};
 
 /// Free rows searched to estimate a task's work.
@@ -43,7 +43,7 @@ impl Backtrack {
         let mut at = Vec::with_capacity(tasks.len());
         for (i, t) in tasks.iter().enumerate() {
             if t.kind() == TaskKind::Rotational {
-                out[i] = rotational(n);
+                out[i] = rotational::tally(n);
             } else {
                 specs.push(t.spec(n, self.plan.placed()));
                 at.push(i);
@@ -55,20 +55,6 @@ impl Backtrack {
             out[i] = tasks[i].weigh(f);
         }
         out
-    }
-}
-
-/// The rotational task's tally: the symmetric solutions, for the unique count.
-fn rotational(n: u32) -> Tally {
-    let r = count_rotational(n);
-    Tally {
-        total: 0,
-        classes: Some(Classes {
-            sym90: r.sym90 as u128,
-            sym180: r.sym180 as u128,
-            ..Classes::default()
-        }),
-        nodes: r.nodes as u128,
     }
 }
 

@@ -114,6 +114,12 @@ impl Options {
         self
     }
 
+    /// Using at most `bytes` of memory.
+    pub fn with_max_memory(mut self, bytes: u64) -> Options {
+        self.max_memory = Some(bytes);
+        self
+    }
+
     /// Stopped when `flag` is raised.
     pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Options {
         self.cancel = Some(flag);
@@ -289,9 +295,8 @@ impl Job {
         }
         let mut algorithm = opts.resolved_algorithm(n);
         let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-        if opts.algorithm.is_none_or(|a| a == Algorithm::Auto)
-            && algorithm == Algorithm::Quadrants
-            && Quadrants::memory_floor(n, threads) > limit
+        let chose = opts.algorithm.is_none_or(|a| a == Algorithm::Auto);
+        if chose && algorithm == Algorithm::Quadrants && Quadrants::memory_floor(n, threads) > limit
         {
             // Auto: the quadrant method would not fit; backtracking needs almost none.
             algorithm = Algorithm::Symmetric;
@@ -303,8 +308,12 @@ impl Job {
             )));
         }
         if algorithm == Algorithm::Quadrants {
-            let q = Quadrants::within(n, threads, limit)?;
-            return Ok(Job::of_quadrants(q, opts, threads));
+            match Quadrants::within(n, threads, limit) {
+                Ok(q) => return Ok(Job::of_quadrants(q, opts, threads)),
+                // Auto: the whole estimate does not fit either; backtrack instead.
+                Err(Error::Memory(_)) if chose => algorithm = Algorithm::Symmetric,
+                Err(e) => return Err(e),
+            }
         }
         let fixed = opts.split_depth.or(depth);
         let plan = if opts.placed.is_empty() {

@@ -2,7 +2,24 @@
 //! they are. The symmetric plan's one [`crate::internals::TaskKind::Rotational`] task
 //! counts them, so that the unique count follows by Burnside's lemma.
 
+use super::tally::{Classes, Tally};
 use crate::board::symmetry::Symmetry;
+
+/// The rotational task's tally on an `n` board (4..=64): no solutions of its own, the
+/// half- and quarter-turn symmetric counts for the unique count, and the pairs of queens
+/// its search placed as nodes.
+pub fn tally(n: u32) -> Tally {
+    let r = count_rotational(n);
+    Tally {
+        total: 0,
+        classes: Some(Classes {
+            sym90: r.sym90 as u128,
+            sym180: r.sym180 as u128,
+            ..Classes::default()
+        }),
+        nodes: r.nodes as u128,
+    }
+}
 
 /// What [`count_rotational`] found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -32,7 +32,7 @@ use self::quarter::Quarter;
 use super::engine::Counter;
 use super::memory;
 use super::plan::{Algorithm, Fnv, PlanId};
-use super::rotational::count_rotational;
+use super::rotational;
 use super::tally::{Classes, Tally};
 use crate::error::{Error, Result};
 use std::sync::Arc;
@@ -596,18 +596,11 @@ impl Counter for Quadrants {
                         nodes: built as u128,
                     }
                 }
-                QTask::Rotational => {
-                    let r = count_rotational(self.n);
-                    Tally {
-                        total: 0,
-                        classes: Some(Classes {
-                            sym90: r.sym90 as u128,
-                            sym180: r.sym180 as u128,
-                            ..Classes::default()
-                        }),
-                        nodes: 0,
-                    }
-                }
+                // Its nodes are queens placed, not half-boards: left out of this method's work.
+                QTask::Rotational => Tally {
+                    nodes: 0,
+                    ..rotational::tally(self.n)
+                },
             })
             .collect()
     }
