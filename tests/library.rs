@@ -78,6 +78,15 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(nqueens::first_solution(0).is_err());
     assert!(nqueens::complete(8, &[(0, 0), (0, 1)]).is_err());
     assert_eq!(nqueens::construct(0), None);
+    let q = Options::default()
+        .with_algorithm(Algorithm::Quadrants)
+        .with_split_depth(2);
+    assert!(bad(q, 16).contains("split depth applies to the backtracking"));
+    let auto = Options::default().with_split_depth(2).with_threads(2);
+    assert_eq!(
+        nqueens::count(16, &auto).unwrap().algorithm,
+        Algorithm::Symmetric
+    );
     assert!("quadrant".parse::<Algorithm>().is_err());
     assert_eq!("quadrants".parse::<Algorithm>(), Ok(Algorithm::Quadrants));
     assert_eq!("mirror".parse::<Algorithm>(), Ok(Algorithm::Mirror));

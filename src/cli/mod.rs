@@ -85,6 +85,7 @@ pub struct EngineArgs {
     /// How finely the board is split into independent tasks: 1, 2 or 3. Depth 1 is the
     /// algorithm's seeds (a row-0 queen, or a symmetric border constellation); each step deeper
     /// fixes one more free row. Default: the smallest depth giving at least 8 tasks per thread.
+    /// Backtracking only (with `auto`, a split depth asks for backtracking).
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
     /// The counting kernel: `wide` (16 nodes of one row expanded per step, with AVX-512 where

@@ -296,6 +296,17 @@ impl Job {
         let mut algorithm = opts.resolved_algorithm(n);
         let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
         let chose = opts.algorithm.is_none_or(|a| a == Algorithm::Auto);
+        if algorithm == Algorithm::Quadrants && opts.split_depth.is_some() {
+            if !chose {
+                return Err(Error::Usage(
+                    "the split depth applies to the backtracking algorithms: the quadrant \
+                     method splits by rows instead; leave the split depth out"
+                        .into(),
+                ));
+            }
+            // Auto with a split depth: only backtracking has one.
+            algorithm = Algorithm::Symmetric;
+        }
         if chose && algorithm == Algorithm::Quadrants && Quadrants::memory_floor(n, threads) > limit
         {
             // Auto: the quadrant method would not fit; backtracking needs almost none.
