@@ -307,8 +307,7 @@ impl Job {
             // Auto with a split depth: only backtracking has one.
             algorithm = Algorithm::Symmetric;
         }
-        if chose && algorithm == Algorithm::Quadrants && Quadrants::memory_floor(n, threads) > limit
-        {
+        if chose && algorithm == Algorithm::Quadrants && Quadrants::memory_floor(n) > limit {
             // Auto: the quadrant method would not fit; backtracking needs almost none.
             algorithm = Algorithm::Symmetric;
         }

@@ -168,14 +168,13 @@ impl Quadrants {
     fn plan(&mut self) {
         let (n, h) = (self.n, self.h);
         let all_rows = (1u32 << n) - 1;
-        let full = (1u32 << h) - 1;
         if n.is_multiple_of(2) {
             let mid = self.middle(&[]);
             self.add_even_tasks(mid, all_rows);
         } else {
             let c = h;
             let centre = self.middle(&[(c, c)]);
-            self.add_tasks(centre, all_rows & !(1 << c), full, 1, true);
+            self.add_tasks(centre, all_rows & !(1 << c), 1, true);
             for cm in (0..n).filter(|&x| x != c) {
                 for rm in (0..n).filter(|&x| x != c) {
                     // The two queens must not share a diagonal.
@@ -188,7 +187,7 @@ impl Quadrants {
                     }
                     let mid = self.middle(&[(c, cm), (rm, c)]);
                     let rows = all_rows & !(1 << c) & !(1 << rm);
-                    self.add_tasks(mid, rows, full, images.len() as u32, false);
+                    self.add_tasks(mid, rows, images.len() as u32, false);
                 }
             }
         }
@@ -266,7 +265,7 @@ impl Quadrants {
     /// every set of rows of `rows` as large as the east half's free columns. With
     /// `mirrors`, the configuration is kept by the up-down and left-right mirrors, so only one
     /// row set per class under them is a task.
-    fn add_tasks(&mut self, mut mid: Middle, rows: u32, _full: u32, weight: u32, mirrors: bool) {
+    fn add_tasks(&mut self, mut mid: Middle, rows: u32, weight: u32, mirrors: bool) {
         let n = self.n;
         mid.rows = rows;
         let index = self.middles.len() as u16;
@@ -357,7 +356,7 @@ impl Quadrants {
 
     /// The memory the count of an `n` board needs at least, before anything is built: the
     /// quarter table (the workers' half-boards come on top: [`Quadrants::memory_estimate`]).
-    pub fn memory_floor(n: u32, _threads: usize) -> u64 {
+    pub fn memory_floor(n: u32) -> u64 {
         quarter::bytes_needed(n / 2) as u64
     }
 
@@ -376,7 +375,7 @@ impl Quadrants {
                 memory::show(limit)
             ))
         };
-        let floor = Quadrants::memory_floor(n, threads);
+        let floor = Quadrants::memory_floor(n);
         if floor > limit {
             return Err(refuse(floor, "its quarter table alone"));
         }
