@@ -51,6 +51,9 @@ pub enum Error {
     /// The worker pool could not be built or stopped early.
     #[error("could not run the worker pool: {0}")]
     Pool(String),
+    /// Recounted tasks disagree with the counts a file records (`audit`).
+    #[error("{0}")]
+    Differs(String),
     /// A computed count disagrees with the known OEIS value.
     #[error("{sequence}({n}) computed as {computed}, but the known value is {known}")]
     Mismatch {
@@ -115,7 +118,7 @@ impl Error {
             | Error::Placement(_)
             | Error::Input(_)
             | Error::Memory(_) => 2,
-            Error::Mismatch { .. } => 3,
+            Error::Mismatch { .. } | Error::Differs(_) => 3,
             Error::Cancelled { .. } | Error::Pool(_) | Error::Io(_) => 1,
         }
     }

@@ -1,16 +1,26 @@
 //! The `nqueens` command: parse, dispatch, print errors, exit code.
 
+/// `eprintln!` that never panics: a message that cannot reach stderr (`2>/dev/full`) is lost,
+/// not a crash, and the command's result on stdout still stands.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod cli;
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    cli::guard_stdout();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            note!("error: {e:#}");
             ExitCode::from(cli::exit_code(&e))
         }
     }

@@ -350,7 +350,7 @@ fn bench_bad_input() {
     let cases: &[(&[&str], &str)] = &[
         (&["bench", "--threads", "0"], "not a thread list"),
         (&["bench", "--threads", "1,x"], "not a thread list"),
-        (&["bench", "--runs", "0"], "not a run count"),
+        (&["bench", "--runs", "0"], "out of range for a run count"),
         (&["bench", "--n", "40"], "known count"),
         (&["bench", "--n", "3"], "known count"),
         (&["bench", "--export", "x.json"], "--export needs a format"),

@@ -144,39 +144,56 @@ impl std::fmt::Display for Problem {
 
 /// Every reason `board` is not a solution (empty for a solution), in O(n + queens).
 pub fn problems(board: &Board) -> Vec<Problem> {
+    problems_up_to(board, usize::MAX).0
+}
+
+/// The first `max` reasons `board` is not a solution, and how many there are in all: the
+/// memory stays small for a huge board full of attacks.
+pub fn problems_up_to(board: &Board, max: usize) -> (Vec<Problem>, usize) {
     let n = board.n;
     let mut out = Vec::new();
-    let mut last: [Vec<Option<usize>>; 4] = [
-        vec![None; n],
-        vec![None; n],
-        vec![None; 2 * n],
-        vec![None; 2 * n],
+    let mut all = 0usize;
+    let mut push = |p: Problem| {
+        all += 1;
+        if out.len() < max {
+            out.push(p);
+        }
+    };
+    const NONE: u32 = u32::MAX;
+    // The last queen seen on each row, column and diagonal (u32: a board that large would
+    // not fit in memory anyway; larger indexes are treated as off the board).
+    let mut last: [Vec<u32>; 4] = [
+        vec![NONE; n],
+        vec![NONE; n],
+        vec![NONE; 2 * n],
+        vec![NONE; 2 * n],
     ];
     let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
     for (i, &(r, c)) in board.queens.iter().enumerate() {
-        if r >= n || c >= n {
-            out.push(Problem::OffBoard {
+        if r >= n || c >= n || i >= NONE as usize {
+            push(Problem::OffBoard {
                 queen: [r.saturating_add(1), c.saturating_add(1)],
             });
             continue;
         }
         let keys = [r, c, r + c, c + n - 1 - r];
         for (k, line) in ["row", "column", "diagonal", "diagonal"].iter().enumerate() {
-            if let Some(j) = last[k][keys[k]] {
-                out.push(Problem::Attack {
+            let j = last[k][keys[k]];
+            if j != NONE {
+                push(Problem::Attack {
                     line,
-                    queens: [one(board.queens[j]), one((r, c))],
+                    queens: [one(board.queens[j as usize]), one((r, c))],
                 });
             }
-            last[k][keys[k]] = Some(i);
+            last[k][keys[k]] = i as u32;
         }
     }
-    for (r, q) in last[0].iter().enumerate() {
-        if q.is_none() {
-            out.push(Problem::EmptyRow { row: r + 1 });
+    for (r, &q) in last[0].iter().enumerate() {
+        if q == NONE {
+            push(Problem::EmptyRow { row: r + 1 });
         }
     }
-    out
+    (out, all)
 }
 
 #[cfg(test)]

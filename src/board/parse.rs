@@ -55,6 +55,103 @@ pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
     Ok(board)
 }
 
+/// Reads every board of a stream: what `list` writes in any format, or one board. Boards
+/// are told apart as `list` separates them: one per line in the one-line formats (list,
+/// pairs, JSON lines), an empty line between drawn boards (grid, dots, matrix). Returns each
+/// board (or why it cannot be read) with the line it starts on; an input without a board
+/// gives one error.
+pub fn parse_stream(text: &str, zero_based: bool) -> Vec<(usize, Result<Board>)> {
+    let mut out = Vec::new();
+    let mut block: Vec<(usize, &str)> = Vec::new();
+    let mut flush = |block: &mut Vec<(usize, &str)>| {
+        if block.is_empty() {
+            return;
+        }
+        for part in split_block(block) {
+            let no = part[0].0;
+            let text: Vec<&str> = part.iter().map(|&(_, l)| l).collect();
+            let board = parse(&text.join("\n"), zero_based).map_err(|e| renumber(e, part));
+            out.push((no, board));
+        }
+        block.clear();
+    };
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim();
+        if l.starts_with('#') {
+            continue;
+        }
+        if l.is_empty() {
+            flush(&mut block);
+        } else {
+            block.push((i + 1, l));
+        }
+    }
+    flush(&mut block);
+    if out.is_empty() {
+        out.push((1, parse("", zero_based)));
+    }
+    out
+}
+
+/// A board parsed alone numbers its lines from 1: its errors get the stream's line numbers.
+fn renumber(e: Error, part: &[(usize, &str)]) -> Error {
+    let Error::Input(m) = e else {
+        return e;
+    };
+    let line = m
+        .strip_prefix("line ")
+        .and_then(|r| r.split_once(':'))
+        .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)));
+    match line {
+        Some((k, rest)) if (1..=part.len()).contains(&k) => {
+            Error::Input(format!("line {}:{rest}", part[k - 1].0))
+        }
+        _ => Error::Input(m),
+    }
+}
+
+/// Splits a block of consecutive lines into boards (see [`parse_stream`]).
+fn split_block<'a>(block: &'a [(usize, &'a str)]) -> Vec<&'a [(usize, &'a str)]> {
+    let first = block[0].1;
+    let each_line = || block.chunks(1).collect();
+    if block.len() == 1 {
+        return vec![block];
+    }
+    if first.starts_with('{') || first.starts_with('[') {
+        // JSON lines, or one JSON document over several lines.
+        if block
+            .iter()
+            .all(|(_, l)| serde_json::from_str::<serde_json::Value>(l).is_ok())
+        {
+            return each_line();
+        }
+        return vec![block];
+    }
+    if first.contains('(') {
+        // Pairs: a board per line, unless each line holds one queen.
+        if block.iter().all(|(_, l)| l.matches('(').count() >= 2) {
+            return each_line();
+        }
+        return vec![block];
+    }
+    if block.iter().any(|(_, l)| l.contains('|')) {
+        return vec![block];
+    }
+    let listy = |l: &str| {
+        l.chars()
+            .all(|c| c.is_ascii_digit() || c.is_whitespace() || matches!(c, ',' | '[' | ']'))
+    };
+    let matrix = block.iter().all(|(_, l)| {
+        l.chars()
+            .all(|c| matches!(c, '0' | '1') || c.is_whitespace())
+            && l.chars().filter(|c| !c.is_whitespace()).count() == block.len()
+    });
+    if !matrix && block.iter().all(|(_, l)| listy(l)) {
+        return each_line();
+    }
+    vec![block]
+}
+
 fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
     match tok.parse::<usize>() {
         Ok(v) if v >= off => Ok(v - off),
@@ -70,12 +167,17 @@ fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
 }
 
 fn in_range(line: usize, b: Board, off: usize) -> Result<Board> {
+    in_range_as(line, b, off, "")
+}
+
+/// [`in_range`] with a hint added to the message.
+fn in_range_as(line: usize, b: Board, off: usize, hint: &str) -> Result<Board> {
     let n = b.n;
     if let Some(&(r, c)) = b.queens.iter().find(|&&(r, c)| r >= n || c >= n) {
         return Err(bad(
             line,
             format!(
-                "queen {}:{} is off the {n}×{n} board: coordinates go from {off} to {}",
+                "queen {}:{} is off the {n}×{n} board: coordinates go from {off} to {}{hint}",
                 r + off,
                 c + off,
                 n - 1 + off
@@ -112,11 +214,15 @@ fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
             .map(|t| number(line, t, off, "column"))
             .collect::<Result<_>>()?
     };
+    let n = cols.len();
     let b = Board {
-        n: cols.len(),
+        n,
         queens: cols.into_iter().enumerate().collect(),
     };
-    in_range(line, b, off)
+    let hint = format!(
+        " (a list gives one column per row: {n} columns make a {n}×{n} board; is a row missing?)"
+    );
+    in_range_as(line, b, off, &hint)
 }
 
 fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
@@ -124,6 +230,16 @@ fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
     for &(no, l) in lines {
         let mut rest = l;
         while let Some(open) = rest.find('(') {
+            let junk = rest[..open].trim_matches(|c: char| c.is_whitespace() || c == ',');
+            if !junk.is_empty() {
+                return Err(bad(
+                    no,
+                    format!(
+                        "'{}' is not a pair: expected (ROW,COL)",
+                        junk.escape_debug()
+                    ),
+                ));
+            }
             let close = rest[open..]
                 .find(')')
                 .ok_or_else(|| bad(no, "a '(' without its ')': expected pairs like (1,5)"))?
@@ -141,14 +257,22 @@ fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
         if !rest.trim().is_empty() {
             return Err(bad(
                 no,
-                format!("'{}' is not a pair: expected (ROW,COL)", rest.trim()),
+                format!(
+                    "'{}' is not a pair: expected (ROW,COL)",
+                    rest.trim().escape_debug()
+                ),
             ));
         }
     }
-    let b = Board {
-        n: queens.len(),
-        queens,
+    // The board is as large as its pairs reach: a missing queen is an empty row, not a
+    // queen off a smaller board (unless the pairs reach far beyond their number).
+    let reach = queens.iter().map(|&(r, c)| r.max(c) + 1).max().unwrap_or(0);
+    let n = if reach <= 2 * queens.len() + 1 {
+        reach.max(queens.len())
+    } else {
+        queens.len()
     };
+    let b = Board { n, queens };
     in_range(lines.last().map_or(1, |l| l.0), b, off)
 }
 
@@ -193,10 +317,20 @@ fn parse_squares(lines: &[(usize, &str)], grid: bool) -> Result<Board> {
     let mut queens = Vec::new();
     for (r, (no, cells)) in rows.iter().enumerate() {
         if cells.len() != n {
+            let hint = if cells.len() < n && n.is_multiple_of(cells.len().max(1)) {
+                format!(
+                    " (do the {n} lines hold {} boards of {} rows? separate boards with an \
+                     empty line)",
+                    n / cells.len(),
+                    cells.len()
+                )
+            } else {
+                String::new()
+            };
             return Err(bad(
                 *no,
                 format!(
-                    "row {} has {} squares, but the board has {n} rows: expected {n} squares",
+                    "row {} has {} squares, but the board has {n} rows: expected {n} squares{hint}",
                     r + 1,
                     cells.len()
                 ),

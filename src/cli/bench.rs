@@ -1,8 +1,9 @@
 //! `nqueens bench`: a fixed, cross-checked workload timed at several thread counts.
 
+use super::args::{bounded, parse_n, parse_threads};
 use super::export::{Csv, Exporter, Json, Markdown, Text};
 use super::named;
-use super::{parse_n, print};
+use super::print;
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::internals::engine::default_threads;
 use nqueens::internals::kernel::isa;
@@ -38,7 +39,7 @@ pub struct BenchArgs {
     #[arg(long, short = 'r', value_name = "R", default_value_t = 5, value_parser = parse_runs)]
     pub runs: usize,
     /// Unmeasured warm-up runs before each thread count's runs.
-    #[arg(long, short = 'w', value_name = "W", default_value_t = 1)]
+    #[arg(long, short = 'w', value_name = "W", default_value_t = 1, value_parser = parse_warmup)]
     pub warmup: usize,
     /// The algorithm (default: symmetric).
     #[arg(long, short = 'a', value_parser = named::<Algorithm>(Algorithm::NAMES), default_value_t = Algorithm::Symmetric)]
@@ -65,22 +66,18 @@ pub struct BenchArgs {
 pub struct ThreadList(pub Vec<usize>);
 
 fn parse_list(s: &str) -> Result<ThreadList, String> {
-    let v: Result<Vec<usize>, _> = s.split(',').map(|x| x.trim().parse::<usize>()).collect();
-    match v {
-        Ok(v) if !v.is_empty() && v.iter().all(|&t| t >= 1) => Ok(ThreadList(v)),
-        _ => Err(format!(
-            "'{s}' is not a thread list: give whole numbers of at least 1, comma-separated, e.g. 1,2,4"
-        )),
-    }
+    let v: Result<Vec<usize>, String> = s.split(',').map(parse_threads).collect();
+    v.map(ThreadList).map_err(|e| {
+        format!("'{s}' is not a thread list: give thread counts, comma-separated, e.g. 1,2,4 ({e})")
+    })
 }
 
 fn parse_runs(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(r) if r >= 1 => Ok(r),
-        _ => Err(format!(
-            "'{s}' is not a run count: give a whole number of at least 1"
-        )),
-    }
+    bounded(s, "a run count", 1, 1_000_000).map(|r| r as usize)
+}
+
+fn parse_warmup(s: &str) -> Result<usize, String> {
+    bounded(s, "a warm-up count", 0, 1_000_000).map(|r| r as usize)
 }
 
 /// The machine the benchmark ran on.

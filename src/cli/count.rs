@@ -1,7 +1,8 @@
 //! `nqueens count N`, with progress, checkpoints, signals and shards.
 
+use super::args::{parse_checkpoint_every, parse_n, parse_progress_every, parse_shard};
 use super::report::CountReport;
-use super::{parse_n, print, EngineArgs, PlaceArgs};
+use super::{print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::longrun::shard::Shard;
 use nqueens::longrun::{self, LongRun, Outcome};
@@ -35,9 +36,10 @@ pub struct CountArgs {
     /// depth defaults to 2 so that every run builds the same plan.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoint saves (also saved at the end and on Ctrl-C / SIGTERM).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
-    pub checkpoint_every: f64,
+    /// Seconds between checkpoint saves, 0.05 to 604800 (also saved at the end and on
+    /// Ctrl-C / SIGTERM).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_checkpoint_every)]
+    pub checkpoint_every: Duration,
     /// Count only shard I of K (0 <= I < K), balanced by expected work, and print the shard's
     /// result as JSON for `nqueens merge`. The split depth defaults to 2.
     #[arg(long, value_name = "I/K", value_parser = parse_shard)]
@@ -46,25 +48,13 @@ pub struct CountArgs {
     /// not a terminal (for batch logs).
     #[arg(long)]
     pub progress: bool,
-    /// Seconds between --progress lines.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds)]
-    pub progress_every: f64,
-    /// No progress bar (it is shown only when stderr is a terminal anyway).
-    #[arg(long, short = 'q')]
+    /// Seconds between --progress lines, 0.01 to 86400.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_progress_every)]
+    pub progress_every: Duration,
+    /// No progress bar (it is shown only when stderr is a terminal anyway); not with
+    /// --progress, which asks for progress lines.
+    #[arg(long, short = 'q', conflicts_with = "progress")]
     pub quiet: bool,
-}
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(format!(
-            "'{s}' is not a duration: give a number of seconds above 0, e.g. 30 or 0.5"
-        )),
-    }
-}
-
-fn parse_shard(s: &str) -> Result<Shard, String> {
-    s.parse::<Shard>().map_err(|e| e.to_string())
 }
 
 /// Shows progress: an indicatif bar on a terminal, periodic lines with `--progress`.
@@ -81,15 +71,22 @@ impl Shower {
             // Position: thousandths of the expected work.
             let b = ProgressBar::new(1000);
             b.set_style(
+                // `wide_msg` is cut to the terminal's width: one line, never wrapped.
                 ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:30}] {percent}% of the work, {msg}",
+                    "{elapsed_precise} [{bar:20}] {percent:>3}% {wide_msg}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
             );
+            // Drawn while the plan is built, which takes seconds for large N.
+            b.set_message("planning the tasks…");
+            b.enable_steady_tick(Duration::from_millis(250));
             b
         });
-        let every = lines.then(|| Duration::from_secs_f64(a.progress_every));
+        if lines {
+            note!("progress: planning the tasks of N = {}", a.n);
+        }
+        let every = lines.then_some(a.progress_every);
         Shower {
             bar,
             every,
@@ -115,7 +112,7 @@ impl Shower {
         }
         if let Some(every) = self.every {
             if p.elapsed >= self.next_line || p.done == p.total {
-                eprintln!(
+                note!(
                     "progress: {}/{} tasks, {:.1}% of the expected work, {} solutions, {:.0}s \
                      elapsed, ETA {eta}",
                     p.done,
@@ -133,12 +130,16 @@ impl Shower {
 }
 
 /// Ctrl-C and SIGTERM raise the returned cancel flag (and record their number in the
-/// second) instead of killing the process.
+/// second) instead of killing the process; a second one, while the first is being handled
+/// (a checkpoint being read or saved, a plan being built), ends the process at once with
+/// 128 + its number.
 fn watch_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let cancel = Arc::new(AtomicBool::new(false));
     let which = Arc::new(AtomicUsize::new(0));
     for sig in [SIGINT, SIGTERM] {
+        // Registered first, so it sees the flag as the earlier signal left it.
+        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&cancel))?;
         signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)?;
         signal_hook::flag::register(sig, Arc::clone(&cancel))?;
     }
@@ -176,7 +177,7 @@ impl std::error::Error for Interrupted {}
 
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut opts = a.engine.options();
-    opts.placed = a.place.queens(a.n as usize, false)?;
+    opts.placed = a.place.queens(a.n as usize, None)?;
     let (cancel, which) = watch_signals()?;
     opts.cancel = Some(cancel);
     let shower = Shower::new(&a);
@@ -189,11 +190,7 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let long = LongRun::new(
-        a.checkpoint.clone(),
-        Duration::from_secs_f64(a.checkpoint_every),
-        a.shard,
-    );
+    let long = LongRun::new(a.checkpoint.clone(), a.checkpoint_every, a.shard);
     let end = longrun::run(a.n, &opts, &long);
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -1,5 +1,7 @@
 //! The command line: clap definitions, argument parsers, and one module per subcommand.
 
+mod args;
+mod audit;
 mod bench;
 mod count;
 mod export;
@@ -10,10 +12,10 @@ mod table;
 mod trace;
 mod verify;
 
+use args::{parse_column, parse_split_depth, parse_square, parse_threads};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use nqueens::board::check::placements_as;
-use nqueens::internals::MAX_SPLIT_DEPTH;
 use nqueens::{Algorithm, Error, Kernel, Options};
 use std::io::Write;
 use std::str::FromStr;
@@ -45,6 +47,9 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Time a fixed, cross-checked count at several thread counts: a CPU benchmark.
     Bench(bench::BenchArgs),
+    /// Recount a random sample of the tasks recorded in shard results and checkpoints from
+    /// other machines, and name any task whose count differs (exit 3).
+    Audit(audit::AuditArgs),
     /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
     Table(table::TableArgs),
     /// Show one solution: the first in backtracking order, or a construction for large N.
@@ -127,38 +132,26 @@ pub struct PlaceArgs {
 
 impl PlaceArgs {
     /// The placed queens (0-based, sorted by row), checked against an `n` board; typed
-    /// 1-based, or 0-based when `zero_based`.
-    pub fn queens(&self, n: usize, zero_based: bool) -> Result<Vec<(usize, usize)>, Error> {
-        let base = usize::from(!zero_based);
+    /// 1-based, or 0-based when `zero_based` is `Some(true)` (`None`: the command has no
+    /// `--zero-based`, so messages do not offer it).
+    pub fn queens(&self, n: usize, zero_based: Option<bool>) -> Result<Vec<(usize, usize)>, Error> {
+        let base = usize::from(zero_based != Some(true));
+        let offer = if zero_based.is_some() {
+            " (from 0 with --zero-based)"
+        } else {
+            ""
+        };
         let mut qs = self.place.clone();
         if let Some(c) = self.first_queen {
             if c < base {
                 return Err(Error::Placement(format!(
-                    "--first-queen {c} is not a column: columns count from 1 (from 0 with \
-                     --zero-based) to N"
+                    "--first-queen {c} is not a column: columns count from 1{offer} to N"
                 )));
             }
             qs.insert(0, (base, c));
         }
-        from_user(n, &qs, base)
+        from_user(n, &qs, base, offer)
     }
-}
-
-/// Parses one `ROW:COL` square as typed (1-based, or 0-based with `--zero-based`); the
-/// conversion and the range check against the board are done by [`from_user`].
-fn parse_square(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{s}' is not a square: write ROW:COL with whole numbers, e.g. 1:5");
-    let (r, c) = s.trim().split_once(':').ok_or_else(bad)?;
-    let r: usize = r.trim().parse().map_err(|_| bad())?;
-    let c: usize = c.trim().parse().map_err(|_| bad())?;
-    Ok((r, c))
-}
-
-/// Parses a `--first-queen` column as typed.
-fn parse_column(s: &str) -> Result<usize, String> {
-    s.trim().parse::<usize>().map_err(|_| {
-        format!("'{s}' is not a column: give a whole number from 1 (the leftmost column) to N")
-    })
 }
 
 /// Converts squares typed by the user (counting from `base`) to 0-based ones and checks them,
@@ -167,46 +160,19 @@ fn from_user(
     n: usize,
     typed: &[(usize, usize)],
     base: usize,
+    offer: &str,
 ) -> Result<Vec<(usize, usize)>, Error> {
     let mut qs = Vec::with_capacity(typed.len());
     for &(r, c) in typed {
         if r < base || c < base {
             return Err(Error::Placement(format!(
-                "'{r}:{c}' is not a square: rows and columns count from 1 (1:1 is the top-left \
-                 square; with --zero-based they count from 0)"
+                "'{r}:{c}' is not a square: rows and columns count from 1{offer} (1:1 is the \
+                 top-left square)"
             )));
         }
         qs.push((r - base, c - base));
     }
     placements_as(n, &qs, base)
-}
-
-/// Parses a board size: a whole number in 1..=64.
-pub fn parse_n(s: &str) -> Result<u32, String> {
-    let v: i64 = s.trim().parse().map_err(|_| {
-        format!("'{s}' is not a board size: N must be a whole number between 1 and 64")
-    })?;
-    nqueens::board::masks::check_n(v).map_err(|e| e.to_string())
-}
-
-fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(t) if !(1..=nqueens::internals::engine::MAX_THREADS).contains(&t) => {
-            Err(Error::Threads(t).to_string())
-        }
-        Ok(t) => Ok(t),
-        Err(_) => Err(format!(
-            "'{s}' is not a thread count: give a whole number of at least 1"
-        )),
-    }
-}
-
-fn parse_split_depth(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<u32>() {
-        Ok(d) if (1..=MAX_SPLIT_DEPTH).contains(&d) => Ok(d),
-        Ok(d) => Err(Error::SplitDepth(d).to_string()),
-        Err(_) => Err(format!("'{s}' is not a split depth: give 1, 2 or 3")),
-    }
 }
 
 /// Runs the parsed command line; `Ok` carries the exit code (`verify` exits 1 for a board
@@ -216,6 +182,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Count(a) => count::run(a),
         Command::Table(a) => table::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Audit(a) => audit::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
@@ -226,12 +193,57 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
     .map(|()| 0)
 }
 
-/// Writes `text` to stdout. A closed pipe (`| head`) is not an error: the reader is done.
+/// Writes a command's result to stdout. A result that cannot be written (a reader gone, a
+/// closed stdout, a full disk) is an error naming stdout, so the command exits non-zero: a
+/// batch system must not take a lost result for success.
 pub fn print(text: &str) -> anyhow::Result<()> {
+    if stdout_closed() {
+        return Err(Error::Io("cannot write the result: stdout is closed".into()).into());
+    }
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| Error::Io(format!("cannot write the result to stdout: {e}")).into())
+}
+
+/// How a stream (`list`, `trace`) ends: a reader that closed the pipe early (`| head`) was
+/// done and is not an error; any other failure to write is, naming stdout.
+pub fn stream_end(r: std::io::Result<()>) -> anyhow::Result<()> {
+    match r {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
+        Err(e) => Err(Error::Io(format!("cannot write to stdout: {e}")).into()),
+        Ok(()) if stdout_closed() => Err(Error::Io("cannot write: stdout is closed".into()).into()),
+        Ok(()) => Ok(()),
+    }
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Called first thing: notes whether the process started with stdout closed (`>&-`). Rust's
+/// runtime puts `/dev/null` on a closed standard descriptor before `main`, opened for reading
+/// and writing, so every write would vanish with success; a shell's `>/dev/null` opens it for
+/// writing only. On Linux `/proc/self/fdinfo/1` tells the two apart; elsewhere this sees
+/// nothing.
+pub fn guard_stdout() {
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return;
+    };
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return;
+    };
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
+    const O_ACCMODE: u32 = 3;
+    const O_RDWR: u32 = 2;
+    if target == std::path::Path::new("/dev/null") && flags.is_some_and(|f| f & O_ACCMODE == O_RDWR)
+    {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -252,21 +264,17 @@ mod tests {
 
     #[test]
     fn squares_parse_one_based() {
-        assert_eq!(parse_square("1:5"), Ok((1, 5)));
-        assert_eq!(parse_square(" 8 : 8 "), Ok((8, 8)));
-        assert!(parse_square("3").is_err());
-        assert!(parse_square("a:b").is_err());
-        assert_eq!(parse_column("7"), Ok(7));
-        assert!(parse_column("x").is_err());
-        assert_eq!(from_user(8, &[(1, 5)], 1), Ok(vec![(0, 4)]));
-        assert_eq!(from_user(8, &[(0, 4)], 0), Ok(vec![(0, 4)]));
-        assert!(from_user(8, &[(0, 3)], 1)
+        assert_eq!(from_user(8, &[(1, 5)], 1, ""), Ok(vec![(0, 4)]));
+        assert_eq!(from_user(8, &[(0, 4)], 0, ""), Ok(vec![(0, 4)]));
+        assert!(from_user(8, &[(0, 3)], 1, "")
             .unwrap_err()
             .to_string()
             .contains("count from 1"));
-        let e = from_user(8, &[(0, 0), (2, 2)], 0).unwrap_err().to_string();
+        let e = from_user(8, &[(0, 0), (2, 2)], 0, "")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("queens 0:0 and 2:2"), "{e}");
-        let e = from_user(8, &[(8, 0)], 0).unwrap_err().to_string();
+        let e = from_user(8, &[(8, 0)], 0, "").unwrap_err().to_string();
         assert!(e.contains("queen 8:0 is off the 8×8 board: rows and columns go from 0 to 7"));
     }
 }

@@ -1,6 +1,7 @@
 //! `nqueens solve N` and `nqueens list N`.
 
-use super::{named, parse_n, print, PlaceArgs};
+use super::args::{bounded, parse_n};
+use super::{named, print, stream_end, PlaceArgs};
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
 use nqueens::{complete, construct, unique, Completion, Error, Solutions};
@@ -86,7 +87,7 @@ pub struct ListArgs {
     #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
     pub n: u32,
     /// Stop after K solutions.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = parse_limit)]
     pub limit: Option<u64>,
     /// Only one representative per class of the 8 rotations and reflections (the
     /// lexicographically smallest of its orbit).
@@ -103,15 +104,11 @@ pub struct ListArgs {
 }
 
 fn parse_solve_n(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<i64>() {
-        Ok(v) if (1..=SOLVE_MAX as i64).contains(&v) => Ok(v as usize),
-        Ok(v) => Err(format!(
-            "board size {v} is out of range: solve takes N from 1 to {SOLVE_MAX}"
-        )),
-        Err(_) => Err(format!(
-            "'{s}' is not a board size: N must be a whole number from 1 to {SOLVE_MAX}"
-        )),
-    }
+    bounded(s, "a board size for solve", 1, SOLVE_MAX as u64).map(|n| n as usize)
+}
+
+fn parse_limit(s: &str) -> Result<u64, String> {
+    bounded(s, "a limit", 1, u64::MAX)
 }
 
 fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
@@ -133,6 +130,21 @@ fn lexicographic_n(n: usize) -> Result<u32, Error> {
     })
 }
 
+/// Says, before a search that may print nothing for minutes, that it may (the first
+/// solution in lexicographic order takes under a second up to N = 32 and grows fast beyond).
+fn slow_note(n: u32) {
+    if n > LEXICOGRAPHIC_QUICK {
+        note!(
+            "note: searching in lexicographic order on a {n}×{n} board can take minutes or \
+             more before the first solution (above N = {LEXICOGRAPHIC_QUICK}); `nqueens solve \
+             {n} --method construct` gives a solution at once (Ctrl-C stops)"
+        );
+    }
+}
+
+/// The largest N whose first lexicographic solution was measured to take under a second.
+const LEXICOGRAPHIC_QUICK: u32 = 32;
+
 /// Finds the solution: the method used and its answer (`Err` carries why there is none).
 fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion), Error> {
     let method = match a.method {
@@ -145,6 +157,7 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
     Ok(match method {
         Method::Lexicographic => {
             let n = lexicographic_n(a.n)?;
+            slow_note(n);
             let mut it = Solutions::with_fixed(n, placed)?;
             if a.method == Method::Auto && !placed.is_empty() {
                 // Placements deep in the board can make row order slow: hand over in time.
@@ -176,7 +189,7 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
 
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     check_drawable(a.n, a.format)?;
-    let placed = a.place.queens(a.n, a.zero_based)?;
+    let placed = a.place.queens(a.n, Some(a.zero_based))?;
     let (method, answer) = find(&a, &placed)?;
     let name = method.name();
     let off = usize::from(!a.zero_based);
@@ -201,7 +214,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
         let v = serde_json::json!({ "n": a.n, "method": name, "placed": placed, "solution": sol });
         return print(&(v.to_string() + "\n"));
     }
-    eprintln!("method: {name}");
+    note!("method: {name}");
     match solution {
         Some(s) => {
             let mut text = render(&s, a.format, a.zero_based);
@@ -218,7 +231,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
-    let placed = a.place.queens(a.n as usize, a.zero_based)?;
+    let placed = a.place.queens(a.n as usize, Some(a.zero_based))?;
     if a.unique && !placed.is_empty() {
         return Err(Error::Usage(
             "--unique cannot be combined with placed queens: a class's representative need not \
@@ -232,6 +245,7 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     } else {
         Box::new(Solutions::with_fixed(a.n, &placed)?)
     };
+    slow_note(a.n);
     let limit = a.limit.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let result = (|| -> std::io::Result<()> {
@@ -251,8 +265,5 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
         }
         out.flush()
     })();
-    match result {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
-    }
+    stream_end(result)
 }

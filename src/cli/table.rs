@@ -1,5 +1,6 @@
 //! `nqueens table A..B`.
 
+use super::args::parse_n;
 use super::{print, EngineArgs};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
@@ -46,11 +47,11 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
         None => (s, s),
     };
     let num = |x: &str| -> Result<u32, String> {
-        let v: i64 = x
-            .trim()
-            .parse()
-            .map_err(|_| bad("expected A..B with whole numbers, both ends included, e.g. 1..12"))?;
-        nqueens::board::masks::check_n(v).map_err(|e| bad(&e.to_string()))
+        parse_n(x).map_err(|e| {
+            bad(&format!(
+                "expected A..B (or A..=B) with whole numbers, both ends included, e.g. 1..12: {e}"
+            ))
+        })
     };
     let (a, b) = (num(a)?, num(b)?);
     if a > b {

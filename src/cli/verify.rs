@@ -1,8 +1,10 @@
 //! `nqueens verify [FILE]`.
 
 use super::print;
+use nqueens::board::check::problems_up_to;
+use nqueens::board::parse::parse_stream;
 use nqueens::Error;
-use nqueens::{parse, problems};
+use nqueens::{Board, Problem};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -12,20 +14,27 @@ const SHOW_PROBLEMS: usize = 20;
 /// Arguments of `verify`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Reads one board in any output format of solve and list (list, pairs, \
-    grid, dots, matrix, json) or as an OEIS-style permutation (15863724).\n\n\
-    Exit codes: 0 a solution; 1 a board that is not a solution; 2 input that cannot be read.\n\n\
+    after_help = "Reads a board, or a stream of boards, in any output format of solve and \
+    list (list, pairs, grid, dots, matrix, json) or as an OEIS-style permutation (15863724). \
+    Boards are told apart as list separates them: one per line in the one-line formats, an \
+    empty line between drawn boards; each gets a verdict, then a summary. At most 64 MiB of \
+    input is read.\n\n\
+    Exit codes: 0 every board a solution; 1 a board that is not a solution; 2 input that cannot \
+    be read.\n\n\
     Examples:\n  nqueens solve 8 --format grid | nqueens verify\n  \
-    echo '1 5 8 6 3 7 2 4' | nqueens verify\n  nqueens verify board.txt --json"
+    echo '1 5 8 6 3 7 2 4' | nqueens verify\n  nqueens list 8 --format dots | nqueens verify\n  \
+    nqueens verify board.txt --json"
 )]
 pub struct VerifyArgs {
-    /// The file holding the board; standard input when left out (or `-`).
+    /// The file holding the board(s); standard input when left out (or `-`).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// Read coordinates as 0-based (as written by `--zero-based`).
     #[arg(long)]
     pub zero_based: bool,
-    /// One JSON object: {"n", "queens", "solution" (bool), "problems" [...]}.
+    /// One JSON object: {"n", "queens", "solution" (bool), "problem_count", "problems" [...]}
+    /// for one board; {"boards", "solutions", "not_solutions", "unreadable", "results"} for
+    /// several.
     #[arg(long)]
     pub json: bool,
 }
@@ -33,30 +42,71 @@ pub struct VerifyArgs {
 /// The exit code of a readable board that is not a solution.
 pub const NOT_A_SOLUTION: u8 = 1;
 
-pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
-    let mut text = String::new();
-    match &a.file {
-        Some(p) if p.as_os_str() != "-" => {
-            text = std::fs::read_to_string(p)
-                .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?;
-        }
-        _ => {
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Error::Input(format!("cannot read standard input: {e}")))?;
-        }
+/// The most input read: a board of several million queens, or a stream of a million boards.
+const MAX_INPUT: u64 = 64 << 20;
+
+/// The most problems kept per board (the count of all of them is always given).
+const KEEP_PROBLEMS: usize = 1000;
+
+/// What one board of the input is.
+struct Verdict {
+    line: usize,
+    board: Result<(Board, Vec<Problem>, usize), Error>,
+}
+
+fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
+    let (name, reader): (String, Box<dyn Read>) = match file {
+        Some(p) if p.as_os_str() != "-" => (
+            p.display().to_string(),
+            Box::new(
+                std::fs::File::open(p)
+                    .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?,
+            ),
+        ),
+        _ => ("standard input".into(), Box::new(std::io::stdin())),
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(Error::Input(format!(
+            "{name} is larger than {} MiB, the most verify reads",
+            MAX_INPUT >> 20
+        )));
     }
-    let board = parse(&text, a.zero_based)?;
-    let found = problems(&board);
-    let ok = found.is_empty();
-    if a.json {
-        let v = serde_json::json!({
-            "n": board.n,
-            "queens": board.queens.len(),
-            "solution": ok,
-            "problems": found,
-        });
-        print(&(v.to_string() + "\n"))?;
+    String::from_utf8(bytes)
+        .map_err(|_| Error::Input(format!("{name} is not text (invalid UTF-8)")))
+}
+
+pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
+    let text = read_input(&a.file)?;
+    let verdicts: Vec<Verdict> = parse_stream(&text, a.zero_based)
+        .into_iter()
+        .map(|(line, b)| Verdict {
+            line,
+            board: b.map(|b| {
+                let (found, all) = problems_up_to(&b, KEEP_PROBLEMS);
+                (b, found, all)
+            }),
+        })
+        .collect();
+    if let [one] = &verdicts[..] {
+        return single(one, a.json);
+    }
+    stream(&verdicts, a.json)
+}
+
+/// One board: its verdict, as it always was.
+fn single(v: &Verdict, json: bool) -> anyhow::Result<u8> {
+    let (board, found, all) = match &v.board {
+        Ok(b) => b,
+        Err(e) => return Err(e.clone().into()),
+    };
+    let ok = *all == 0;
+    if json {
+        print(&(one_json(board, found, *all).to_string() + "\n"))?;
     } else if ok {
         let queens = if board.n == 1 { "queen" } else { "queens" };
         print(&format!(
@@ -68,19 +118,109 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
             "not a solution: {} queens on the {1}×{1} board, {2} problem{3}\n",
             board.queens.len(),
             board.n,
-            found.len(),
-            if found.len() == 1 { "" } else { "s" }
+            all,
+            if *all == 1 { "" } else { "s" }
         );
         for p in found.iter().take(SHOW_PROBLEMS) {
             s += &format!("  {p}\n");
         }
-        if found.len() > SHOW_PROBLEMS {
+        if *all > SHOW_PROBLEMS {
             s += &format!(
-                "  ... and {} more (--json lists all)\n",
-                found.len() - SHOW_PROBLEMS
+                "  ... and {} more (--json lists up to {KEEP_PROBLEMS})\n",
+                all - SHOW_PROBLEMS
             );
         }
         print(&s)?;
     }
     Ok(if ok { 0 } else { NOT_A_SOLUTION })
+}
+
+fn one_json(board: &Board, found: &[Problem], all: usize) -> serde_json::Value {
+    serde_json::json!({
+        "n": board.n,
+        "queens": board.queens.len(),
+        "solution": all == 0,
+        "problem_count": all,
+        "problems": found,
+    })
+}
+
+/// Several boards (a `list` stream): a verdict per board, then a summary; exit 1 if a board is
+/// not a solution, 2 if one cannot be read.
+fn stream(verdicts: &[Verdict], json: bool) -> anyhow::Result<u8> {
+    let mut text = String::new();
+    let mut results = Vec::new();
+    let (mut good, mut bad, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, v) in verdicts.iter().enumerate() {
+        let pos = i + 1;
+        match &v.board {
+            Ok((board, found, all)) => {
+                if *all == 0 {
+                    good.push(pos);
+                    text += &format!("board {pos} (line {}): solution, N = {}\n", v.line, board.n);
+                } else {
+                    bad.push(pos);
+                    text += &format!(
+                        "board {pos} (line {}): NOT A SOLUTION, N = {}: {}{}\n",
+                        v.line,
+                        board.n,
+                        found.first().map(|p| p.to_string()).unwrap_or_default(),
+                        if *all > 1 {
+                            format!(" (and {} more problems)", all - 1)
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+                let mut j = one_json(board, found, *all);
+                j["board"] = pos.into();
+                j["line"] = v.line.into();
+                results.push(j);
+            }
+            Err(e) => {
+                unreadable.push(pos);
+                text += &format!("board {pos} (line {}): UNREADABLE: {e}\n", v.line);
+                results.push(serde_json::json!({
+                    "board": pos, "line": v.line, "error": e.to_string(),
+                }));
+            }
+        }
+    }
+    let names = |v: &[usize]| {
+        let shown: Vec<String> = v.iter().take(10).map(|p| p.to_string()).collect();
+        let more = if v.len() > 10 { ", ..." } else { "" };
+        format!("{}{more}", shown.join(", "))
+    };
+    text += &format!("{} boards: {} solutions", verdicts.len(), good.len());
+    if !bad.is_empty() {
+        text += &format!(", {} not a solution (board {})", bad.len(), names(&bad));
+    }
+    if !unreadable.is_empty() {
+        text += &format!(
+            ", {} unreadable (board {})",
+            unreadable.len(),
+            names(&unreadable)
+        );
+    }
+    text += "\n";
+    if json {
+        let v = serde_json::json!({
+            "boards": verdicts.len(),
+            "solutions": good.len(),
+            "not_solutions": bad,
+            "unreadable": unreadable,
+            "results": results,
+        });
+        print(&(v.to_string() + "\n"))?;
+    } else {
+        print(&text)?;
+    }
+    if let Some(&first) = unreadable.first() {
+        return Err(Error::Input(format!(
+            "board {first} of the input (line {}) cannot be read",
+            verdicts[first - 1].line
+        ))
+        .into());
+    }
+    Ok(if bad.is_empty() { 0 } else { NOT_A_SOLUTION })
 }

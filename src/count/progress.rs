@@ -63,7 +63,8 @@ impl Tracker {
         resumed_tally: &Tally,
         report: ProgressFn,
     ) -> Tracker {
-        let work = |ids: &[u32]| ids.iter().map(|&i| est[i as usize] as f64).sum::<f64>();
+        // A fold from +0.0: an empty sum of f64 is -0.0, shown as "-0.0%".
+        let work = |ids: &[u32]| ids.iter().fold(0.0, |a, &i| a + est[i as usize] as f64);
         let scope_work = work(scope).max(1.0);
         let done_work = work(resumed);
         let now = Instant::now();

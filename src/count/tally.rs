@@ -66,11 +66,13 @@ impl Classes {
 
 impl AddAssign for Classes {
     fn add_assign(&mut self, o: Classes) {
-        self.c1 += o.c1;
-        self.c8 += o.c8;
-        self.quarters += o.quarters;
-        self.sym90 += o.sym90;
-        self.sym180 += o.sym180;
+        // Saturating: real counts are far from 2^128; forged ones must not wrap into
+        // plausible ones (nor panic).
+        self.c1 = self.c1.saturating_add(o.c1);
+        self.c8 = self.c8.saturating_add(o.c8);
+        self.quarters = self.quarters.saturating_add(o.quarters);
+        self.sym90 = self.sym90.saturating_add(o.sym90);
+        self.sym180 = self.sym180.saturating_add(o.sym180);
     }
 }
 
@@ -93,10 +95,28 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Whether the total agrees with the class counts: `total = c1 + 8·c8 + 2·quarters` holds
+    /// for every task's tally and every sum of them (a class of 8 found once counts 8
+    /// solutions; a quarter of a class counts 2). Always true without classes. A file whose
+    /// counts fail this was edited by hand or damaged.
+    pub fn consistent(&self) -> bool {
+        let Some(c) = self.classes else {
+            return true;
+        };
+        let sum =
+            c.c8.checked_mul(8)
+                .zip(c.quarters.checked_mul(2))
+                .and_then(|(a, b)| a.checked_add(b))
+                .and_then(|s| s.checked_add(c.c1));
+        sum == Some(self.total) && c.sym90 <= c.sym180
+    }
+}
+
 impl AddAssign for Tally {
     fn add_assign(&mut self, o: Tally) {
-        self.total += o.total;
-        self.nodes += o.nodes;
+        self.total = self.total.saturating_add(o.total);
+        self.nodes = self.nodes.saturating_add(o.nodes);
         self.classes = match (self.classes, o.classes) {
             (Some(mut a), Some(b)) => {
                 a += b;

@@ -14,16 +14,17 @@
 //! `checksum` the FNV-1a 64 of the same object serialised compactly with `checksum` empty: an
 //! edited or truncated file is refused, never silently restarted.
 //!
-//! Files are replaced atomically: written to `FILE.tmp`, flushed to disk, renamed over `FILE`,
-//! and the directory synced, so a crash at any instant leaves the previous good file.
+//! Files are replaced atomically and safely by [`super::files::replace`]: a crash at any
+//! instant leaves the previous good file. A checksum catches accidents (a truncated or edited
+//! file), not forgery: anyone can recompute it. `nqueens audit` recounts recorded tasks.
 
+use super::files;
 use super::shard::Shard;
-use crate::count::plan::{Fnv, PlanId};
+use crate::count::plan::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The checkpoint format's name.
 pub const FORMAT: &str = "nqueens-checkpoint";
@@ -76,9 +77,7 @@ impl Checkpoint {
     fn digest(&self) -> String {
         let mut copy = self.clone();
         copy.checksum.clear();
-        let mut h = Fnv::new();
-        h.bytes(serde_json::to_string(&copy).unwrap_or_default().as_bytes());
-        h.hex()
+        files::digest(&copy)
     }
 
     fn describe(&self) -> String {
@@ -93,35 +92,40 @@ impl Checkpoint {
     pub fn save(&mut self, path: &Path) -> Result<()> {
         self.done.sort_by_key(|d| d.id);
         self.checksum = self.digest();
-        let io = |what: &str, e: std::io::Error| {
-            Error::Io(format!("cannot {what} checkpoint {}: {e}", path.display()))
-        };
-        let tmp = tmp_path(path);
-        let mut f = std::fs::File::create(&tmp).map_err(|e| io("write", e))?;
-        let text = serde_json::to_string(self).unwrap_or_default();
-        f.write_all(text.as_bytes())
-            .and_then(|_| f.write_all(b"\n"))
-            .and_then(|_| f.sync_all())
-            .map_err(|e| io("write", e))?;
-        drop(f);
-        std::fs::rename(&tmp, path).map_err(|e| io("replace", e))?;
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        if let Ok(d) = std::fs::File::open(dir.unwrap_or(Path::new("."))) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        let text = serde_json::to_string(self).unwrap_or_default() + "\n";
+        files::replace(path, text.as_bytes(), "checkpoint")
     }
 
     /// Reads the checkpoint at `path` if there is one, and checks that it belongs to this
     /// count (`expected`, from [`Checkpoint::new`]). A missing file is `Ok(None)`; a corrupt,
     /// edited or foreign one is an error saying so.
     pub fn load(path: &Path, expected: &Checkpoint) -> Result<Option<Checkpoint>> {
-        let name = path.display();
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::Io(format!("cannot read checkpoint {name}: {e}"))),
+        let Some(c) = Checkpoint::read(path)? else {
+            return Ok(None);
         };
+        if c.plan != expected.plan || c.shard != expected.shard || c.tasks != expected.tasks {
+            return Err(Error::Input(format!(
+                "checkpoint {} belongs to another count ({}), not this one ({}): use another \
+                 --checkpoint file, or run that count to resume it",
+                path.display(),
+                c.describe(),
+                expected.describe()
+            )));
+        }
+        Ok(Some(c))
+    }
+
+    /// Reads the checkpoint at `path` if there is one and checks what the file alone can
+    /// show: its format, its checksum, no task twice, every task's counts consistent.
+    pub fn read(path: &Path) -> Result<Option<Checkpoint>> {
+        let Some(text) = files::read_text(path, "checkpoint", files::MAX_FILE_BYTES)? else {
+            return Ok(None);
+        };
+        Checkpoint::parse(&text, &path.display().to_string()).map(Some)
+    }
+
+    /// Parses and checks the text of checkpoint file `name` (see [`Checkpoint::read`]).
+    pub fn parse(text: &str, name: &str) -> Result<Checkpoint> {
         let keep = "move it away (or delete it) to start this count from the beginning";
         let c: Checkpoint = serde_json::from_str(text.trim()).map_err(|e| {
             Error::Input(format!(
@@ -142,14 +146,6 @@ impl Checkpoint {
                  use it: {keep}"
             )));
         }
-        if c.plan != expected.plan || c.shard != expected.shard || c.tasks != expected.tasks {
-            return Err(Error::Input(format!(
-                "checkpoint {name} belongs to another count ({}), not this one ({}): use another \
-                 --checkpoint file, or run that count to resume it",
-                c.describe(),
-                expected.describe()
-            )));
-        }
         let mut seen = std::collections::HashSet::new();
         if let Some(d) = c.done.iter().find(|d| !seen.insert(d.id)) {
             return Err(Error::Input(format!(
@@ -157,15 +153,15 @@ impl Checkpoint {
                 d.id
             )));
         }
-        Ok(Some(c))
+        if let Some(d) = c.done.iter().find(|d| !d.counts.consistent()) {
+            return Err(Error::Input(format!(
+                "checkpoint {name}: task {}'s counts do not add up (total {} against its class \
+                 counts): it was forged or damaged: {keep}",
+                d.id, d.counts.total
+            )));
+        }
+        Ok(c)
     }
-}
-
-/// The temporary file a checkpoint is written to before it replaces `path`.
-pub fn tmp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
-    PathBuf::from(s)
 }
 
 #[cfg(test)]

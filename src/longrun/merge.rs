@@ -1,7 +1,9 @@
 //! Merging shards: the results of `count --shard I/K` runs, checked and summed into the whole
 //! count.
 
-use super::shard::{assign, Shard};
+use super::checkpoint::Done;
+use super::files;
+use super::shard::{assign, Shard, MAX_SHARDS};
 use crate::count::kernel::Kernel;
 use crate::count::plan::PlanId;
 use crate::count::tally::Tally;
@@ -34,29 +36,109 @@ pub struct ShardResult {
     pub threads: usize,
     /// Wall time of this shard's search, in seconds.
     pub seconds: f64,
+    /// Every task of the shard with its counts, by id: what `audit` recounts and `merge`
+    /// adds up.
+    pub done: Vec<Done>,
+    /// The seal: [`files::digest`] of this object with `checksum` empty.
+    pub checksum: String,
+}
+
+impl ShardResult {
+    /// This result with its tasks in id order and its checksum set (after the last change).
+    pub fn sealed(mut self) -> ShardResult {
+        self.done.sort_by_key(|d| d.id);
+        self.checksum = self.digest();
+        self
+    }
+
+    fn digest(&self) -> String {
+        let mut copy = self.clone();
+        copy.checksum.clear();
+        files::digest(&copy)
+    }
 }
 
 /// The current shard file format.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
-/// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`).
-pub const SHARD_VERSION: u32 = 2;
+/// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`; 3:
+/// the counts of every task and a checksum).
+pub const SHARD_VERSION: u32 = 3;
 
-/// Reads a shard result, naming the file when it cannot.
+/// Reads a shard result, naming the file when it cannot, and checks what one file can show:
+/// its format, its seal, its shard index, and that every task's counts and the sums agree
+/// with their class counts and with each other's ids.
 pub fn read(path: &std::path::Path) -> Result<ShardResult> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Input(format!("cannot read shard {name}: {e}")))?;
+    let name = path.display().to_string();
+    let text = files::read_text(path, "shard", files::MAX_FILE_BYTES)?
+        .ok_or_else(|| Error::Input(format!("cannot read shard {name}: no such file")))?;
+    parse(&text, &name)
+}
+
+/// Parses and checks the text of shard file `name` (see [`read`]).
+pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
     let r: ShardResult = serde_json::from_str(text.trim()).map_err(|e| {
-        Error::Input(format!(
-            "{name} is not a shard result (the JSON `count --shard` prints): {e}"
-        ))
+        let old = serde_json::from_str::<serde_json::Value>(text.trim())
+            .ok()
+            .and_then(|v| v.get("version").and_then(|v| v.as_u64()))
+            .filter(|&v| v != SHARD_VERSION as u64);
+        match old {
+            Some(v) => Error::Input(format!(
+                "{name} is a shard result of format version {v}; this nqueens reads version \
+                 {SHARD_VERSION}: count that shard again with this nqueens"
+            )),
+            None => Error::Input(format!(
+                "{name} is not a shard result (the JSON `count --shard` prints): {e}"
+            )),
+        }
     })?;
     if r.format != SHARD_FORMAT || r.version != SHARD_VERSION {
         return Err(Error::Input(format!(
             "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} version \
              {SHARD_VERSION}",
             r.format, r.version
+        )));
+    }
+    r.shard.check().map_err(|_| {
+        Error::Input(format!(
+            "{name} claims shard {}, which is out of range (0 <= I < K <= {MAX_SHARDS})",
+            r.shard
+        ))
+    })?;
+    if !(r.seconds >= 0.0 && r.seconds < 1e12) {
+        return Err(Error::Input(format!(
+            "shard {name} says it took {} seconds: expected a time of at least 0 (and less than \
+             30,000 years)",
+            r.seconds
+        )));
+    }
+    if r.checksum != r.digest() {
+        return Err(Error::Input(format!(
+            "shard {name} fails its checksum: it was edited or damaged; count that shard again"
+        )));
+    }
+    let forged = |what: String| {
+        Error::Input(format!(
+            "shard {name}: {what}: the file was forged or damaged; count that shard again"
+        ))
+    };
+    if let Some(d) = r.done.iter().find(|d| !d.counts.consistent()) {
+        return Err(forged(format!(
+            "task {}'s total {} does not agree with its class counts",
+            d.id, d.counts.total
+        )));
+    }
+    if !r.counts.consistent() {
+        return Err(forged(format!(
+            "the total {} does not agree with the class counts",
+            r.counts.total
+        )));
+    }
+    if r.done.len() != r.tasks || r.done.windows(2).any(|w| w[0].id >= w[1].id) {
+        return Err(forged(format!(
+            "it lists {} task results for {} tasks, or a task twice",
+            r.done.len(),
+            r.tasks
         )));
     }
     Ok(r)
@@ -71,6 +153,10 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
         return Err(Error::Usage("merge needs at least one shard file".into()));
     };
     let k = first.shard.count;
+    first
+        .shard
+        .check()
+        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
     let mut seen: Vec<Option<&str>> = vec![None; k as usize];
     for (name, p) in parts {
         check_same(first_name, first, name, p)?;
@@ -89,7 +175,8 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
         .collect();
     if !missing.is_empty() {
         return Err(Error::Input(format!(
-            "missing shard{} {} of {k}: every shard 0/{k} to {}/{k} must be given once",
+            "missing shard{} {} of {k}: each of the shards 0/{k}, 1/{k}, ... {}/{k} must be \
+             given once",
             if missing.len() == 1 { "" } else { "s" },
             missing.join(", "),
             k - 1
@@ -99,13 +186,36 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
         .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
     let est = job.counter().estimates();
     let assignment = assign(&est, k);
+    let planned = job.counter().planned();
     let mut tally = Tally::default();
     for (name, p) in parts {
-        let want = assignment.iter().filter(|&&s| s == p.shard.index).count();
-        if p.tasks != want {
+        let want: Vec<u32> = (0..assignment.len() as u32)
+            .filter(|&i| assignment[i as usize] == p.shard.index)
+            .collect();
+        if p.tasks != want.len() {
             return Err(Error::Input(format!(
-                "{name} counted {} tasks, but shard {} of this plan has {want}",
-                p.tasks, p.shard
+                "{name} counted {} tasks, but shard {} of this plan has {}",
+                p.tasks,
+                p.shard,
+                want.len()
+            )));
+        }
+        if !p.done.iter().map(|d| d.id).eq(want.iter().copied()) {
+            return Err(Error::Input(format!(
+                "{name} lists tasks that are not those of shard {} of this plan: it was forged \
+                 or damaged; count that shard again",
+                p.shard
+            )));
+        }
+        let mut sum: Tally = p.done.iter().map(|d| d.counts).sum();
+        if p.shard.index == 0 {
+            sum += planned;
+        }
+        if sum != p.counts {
+            return Err(Error::Input(format!(
+                "{name}: its tasks' counts add up to {} solutions, but it says {}: it was \
+                 forged or damaged; count that shard again",
+                sum.total, p.counts.total
             )));
         }
         tally += p.counts;

@@ -7,7 +7,9 @@
 //! [`LongRun::every`], at the end, and when the cancel flag stops the count (the tasks in
 //! flight are not waited for; they are counted again on resume).
 
+pub mod audit;
 pub mod checkpoint;
+pub mod files;
 pub mod merge;
 pub mod shard;
 
@@ -53,7 +55,7 @@ impl LongRun {
 pub enum Outcome {
     /// Every task of the plan is counted (not yet cross-checked: see [`Totals::cross_check`]).
     Whole(Totals),
-    /// Every task of one shard is counted: the result for `merge`.
+    /// Every task of one shard is counted: the result for `merge`, sealed.
     Shard(ShardResult),
 }
 
@@ -69,13 +71,20 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         (Some(s), Some(est)) => task_ids(est, s),
         _ => (0..tasks as u32).collect(),
     };
+    // A symlinked checkpoint is written through; a read-only one, or one another run holds,
+    // is refused before anything is counted.
+    let path = long.checkpoint.as_deref().map(files::resolve).transpose()?;
+    let _lock = path.as_deref().map(files::Lock::take).transpose()?;
+    if let Some(p) = &path {
+        files::remove_leftovers(p);
+    }
     let mut saver = Saver {
         ckpt: Checkpoint::new(job.id(), long.shard, scope.len()),
-        path: long.checkpoint.clone(),
+        path,
         every: long.every,
         last: Instant::now(),
     };
-    if let Some(path) = &long.checkpoint {
+    if let Some(path) = &saver.path {
         if let Some(old) = Checkpoint::load(path, &saver.ckpt)? {
             saver.ckpt = old;
         }
@@ -102,18 +111,23 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         tally += job.counter().planned();
     }
     Ok(match long.shard {
-        Some(shard) => Outcome::Shard(ShardResult {
-            format: SHARD_FORMAT.into(),
-            version: SHARD_VERSION,
-            plan: job.id().clone(),
-            shard,
-            tasks: scope.len(),
-            plan_tasks: tasks,
-            counts: tally,
-            kernel: job.kernel().name().into(),
-            threads: job.threads(),
-            seconds: ran.elapsed.as_secs_f64(),
-        }),
+        Some(shard) => Outcome::Shard(
+            ShardResult {
+                format: SHARD_FORMAT.into(),
+                version: SHARD_VERSION,
+                plan: job.id().clone(),
+                shard,
+                tasks: scope.len(),
+                plan_tasks: tasks,
+                counts: tally,
+                kernel: job.kernel().name().into(),
+                threads: job.threads(),
+                seconds: ran.elapsed.as_secs_f64(),
+                done: std::mem::take(&mut saver.ckpt.done),
+                checksum: String::new(),
+            }
+            .sealed(),
+        ),
         None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
     })
 }

@@ -25,6 +25,24 @@ pub struct Shard {
     pub count: u32,
 }
 
+/// The most shards a count is split into: far more than any cluster runs at once (Slurm's
+/// own array limit is of this order), and small enough that the per-shard bookkeeping stays
+/// small.
+pub const MAX_SHARDS: u32 = 1_000_000;
+
+impl Shard {
+    /// Checks `0 <= index < count <= MAX_SHARDS` (a shard read from a file is checked here,
+    /// since it was not parsed by [`std::str::FromStr`]).
+    pub fn check(&self) -> Result<(), Error> {
+        if self.count == 0 || self.count > MAX_SHARDS || self.index >= self.count {
+            return Err(Error::Input(format!(
+                "shard {self} is out of range: 0 <= I < K and 1 <= K <= {MAX_SHARDS}"
+            )));
+        }
+        Ok(())
+    }
+}
+
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -41,15 +59,21 @@ impl std::str::FromStr for Shard {
                 "'{s}' is not a shard: write I/K with 0 <= I < K, e.g. 0/8"
             ))
         };
-        let (i, k) = s.trim().split_once('/').ok_or_else(bad)?;
-        let index: u32 = i.trim().parse().map_err(|_| bad())?;
-        let count: u32 = k.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
-            return Err(Error::Usage(format!(
-                "shard {s} is out of range: the index I must satisfy 0 <= I < K (K >= 1)"
-            )));
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        let (i, k) = s.split_once('/').ok_or_else(bad)?;
+        if !digits(i) || !digits(k) {
+            return Err(bad());
         }
-        Ok(Shard { index, count })
+        let range = || {
+            Error::Usage(format!(
+                "shard {s} is out of range: give I/K with 0 <= I < K and 1 <= K <= {MAX_SHARDS}"
+            ))
+        };
+        let index: u32 = i.parse().map_err(|_| range())?;
+        let count: u32 = k.parse().map_err(|_| range())?;
+        let shard = Shard { index, count };
+        shard.check().map_err(|_| range())?;
+        Ok(shard)
     }
 }
 
@@ -91,6 +115,9 @@ mod tests {
         assert!("8/8".parse::<Shard>().is_err());
         assert!("1/0".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
+        assert!("0/4000000000".parse::<Shard>().is_err());
+        assert!(" 0/8".parse::<Shard>().is_err());
+        assert!("+0/8".parse::<Shard>().is_err());
     }
 
     #[test]

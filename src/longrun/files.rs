@@ -1,0 +1,302 @@
+//! Reading and replacing the files of long runs (checkpoints, shard results) so that nothing
+//! is lost and nothing outside them is touched.
+//!
+//! - **Reading** is bounded ([`read_text`]): a file larger than its kind can be (a device, a
+//!   runaway file) is refused before it fills memory, and text that is not UTF-8 is a damaged
+//!   input (exit 2), like any other.
+//! - **Replacing** ([`replace`]) writes a temporary file created exclusively under a name
+//!   nobody can place in advance (a pre-existing file or symlink of that name makes it pick
+//!   another, never follow it), in the target's directory, with the target's permissions;
+//!   flushes it to disk, renames it over the target and syncs the directory. A crash at any
+//!   instant leaves the previous good file.
+//! - **The target** ([`resolve`]): a checkpoint given as a symlink is written through to the
+//!   file it points to (the link stays a link); a read-only one is refused, not replaced.
+//! - **One run per checkpoint** ([`Lock`]): a run holds an advisory lock on `FILE.lock` for
+//!   as long as it writes `FILE`; a second run on the same file is refused at once, saying
+//!   so. The lock ends with the process, however it ends; the small `.lock` file stays.
+
+use crate::error::{Error, Result};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The largest checkpoint or shard file read: far above any real one (about 100 bytes per
+/// task, and plans have at most some hundred thousand tasks).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads the text file `path` of kind `what` ("checkpoint", "shard"), at most `limit` bytes.
+/// A missing file is `Ok(None)`; a larger one, or one that is not UTF-8, is
+/// [`Error::Input`] naming it.
+pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<Option<String>> {
+    let name = path.display();
+    let f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Io(format!("cannot read {what} {name}: {e}"))),
+    };
+    let mut bytes = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Io(format!("cannot read {what} {name}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::Input(format!(
+            "{name} is larger than {} MiB: not a {what} this nqueens wrote (is it the right file?)",
+            limit >> 20
+        )));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        Error::Input(format!(
+            "{what} {name} is not text (invalid UTF-8): it is damaged or not a {what}"
+        ))
+    })
+}
+
+/// The file a checkpoint path writes to: the path itself, or, when it is a symlink, the file
+/// it points to. Refuses a read-only file, a dangling symlink, a directory and a device.
+pub fn resolve(path: &Path) -> Result<PathBuf> {
+    let name = path.display();
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
+            Error::Io(format!(
+                "checkpoint {name} is a symlink to a file that cannot be reached ({e}): point \
+                 it at an existing file, or give the file itself"
+            ))
+        })?,
+        Ok(_) => path.to_path_buf(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) => return Err(Error::Io(format!("cannot read checkpoint {name}: {e}"))),
+    };
+    if let Ok(m) = std::fs::metadata(&target) {
+        if m.is_dir() {
+            return Err(Error::Input(format!(
+                "checkpoint {name} is a directory: give a file name, e.g. {name}/count.ckpt"
+            )));
+        }
+        if !m.is_file() {
+            return Err(Error::Input(format!(
+                "checkpoint {name} is not a regular file (a device or a pipe?): give the name \
+                 of a file to write"
+            )));
+        }
+        if m.permissions().readonly() {
+            return Err(Error::Io(format!(
+                "checkpoint {name} is read-only, and a run replaces its checkpoint as it goes: \
+                 make it writable (chmod u+w {name}) to resume from it, or give another \
+                 --checkpoint file"
+            )));
+        }
+    }
+    Ok(target)
+}
+
+/// An advisory lock on `FILE.lock`, held while a run writes `FILE`.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+impl Lock {
+    /// Takes the lock for checkpoint `path`, or says that another run holds it.
+    pub fn take(path: &Path) -> Result<Lock> {
+        let lock = with_suffix(path, ".lock");
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock)
+            .map_err(|e| {
+                Error::Io(format!(
+                    "cannot write checkpoint {}: its lock file {} cannot be created: {e}",
+                    path.display(),
+                    lock.display()
+                ))
+            })?;
+        match file.try_lock() {
+            Ok(()) => Ok(Lock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Io(format!(
+                "another nqueens run is using checkpoint {} (it holds {}): wait for it to end, \
+                 or give this run another --checkpoint file",
+                path.display(),
+                lock.display()
+            ))),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::Io(format!(
+                "cannot lock {} for checkpoint {}: {e}",
+                lock.display(),
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// The seal of a checkpoint or shard file: FNV-1a 64 of `value` serialised as compact JSON
+/// (with its own `checksum` field empty), in hex. It catches accidents, not forgery.
+pub fn digest<T: serde::Serialize>(value: &T) -> String {
+    let mut h = crate::count::plan::Fnv::new();
+    h.bytes(serde_json::to_string(value).unwrap_or_default().as_bytes());
+    h.hex()
+}
+
+/// `path` with `suffix` appended to its file name.
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// The prefix of the temporary files that replace `path`: `.NAME.` in its directory.
+fn tmp_prefix(path: &Path) -> (PathBuf, String) {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    (dir, format!(".{name}."))
+}
+
+/// The temporary files left by runs on `path` that were killed while writing it.
+pub fn leftovers(path: &Path) -> Vec<PathBuf> {
+    let (dir, prefix) = tmp_prefix(path);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with(&prefix) && n.ends_with(".tmp")
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Removes the temporary files of killed runs on `path` (call it holding the [`Lock`]: then
+/// no live run is writing one).
+pub fn remove_leftovers(path: &Path) {
+    for p in leftovers(path) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Replaces the file `path` with `bytes` atomically (see the module docs); `what` names it in
+/// errors.
+pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let io = |verb: &str, e: std::io::Error| {
+        Error::Io(format!("cannot {verb} {what} {}: {e}", path.display()))
+    };
+    let (dir, prefix) = tmp_prefix(path);
+    let mode = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let (tmp, mut f) = loop {
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let tmp = dir.join(format!(
+            "{prefix}{}.{}.{nonce:08x}.tmp",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io("write", e)),
+        }
+    };
+    let written = (|| {
+        if let Some(p) = mode {
+            f.set_permissions(p)?;
+        }
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    drop(f);
+    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io("write", e));
+    }
+    if let Ok(d) = File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmpdir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("nqueens-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symlink_is_never_followed_and_a_symlinked_target_is_written_through() {
+        let d = tmpdir("symlink");
+        let victim = d.join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let path = d.join("c.ckpt");
+        // Every name an attacker could guess for the temporary file.
+        for i in 0..4 {
+            std::os::unix::fs::symlink(&victim, d.join(format!(".c.ckpt.{i}.tmp"))).unwrap();
+        }
+        std::os::unix::fs::symlink(&victim, with_suffix(&path, ".tmp")).unwrap();
+        replace(&path, b"new", "checkpoint").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        // A checkpoint that is a symlink: its target is replaced, the link stays.
+        let real = d.join("real.ckpt");
+        std::fs::write(&real, "old").unwrap();
+        let link = d.join("link.ckpt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let target = resolve(&link).unwrap();
+        replace(&target, b"fresh", "checkpoint").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "fresh");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn read_only_and_oversized_files_are_refused() {
+        let d = tmpdir("ro");
+        let path = d.join("c.ckpt");
+        std::fs::write(&path, "x").unwrap();
+        let mut p = std::fs::metadata(&path).unwrap().permissions();
+        p.set_readonly(true);
+        std::fs::set_permissions(&path, p).unwrap();
+        let e = resolve(&path).unwrap_err().to_string();
+        assert!(e.contains("is read-only"), "{e}");
+        let e = read_text(Path::new("/dev/zero"), "checkpoint", 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than 1 MiB"), "{e}");
+        std::fs::write(d.join("bad"), [0xff, 0xfe]).unwrap();
+        let e = read_text(&d.join("bad"), "shard", 100).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(read_text(&d.join("none"), "shard", 100), Ok(None));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_second_lock_on_one_checkpoint_is_refused() {
+        let d = tmpdir("lock");
+        let path = d.join("c.ckpt");
+        let first = Lock::take(&path).unwrap();
+        let e = Lock::take(&path).unwrap_err().to_string();
+        assert!(e.contains("another nqueens run is using checkpoint"), "{e}");
+        drop(first);
+        Lock::take(&path).unwrap();
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
