@@ -1,26 +1,45 @@
 #!/usr/bin/env bash
 # One count split over a Slurm job array: each array task counts one shard, with a checkpoint
-# so a preempted or requeued task resumes where it stopped.
+# so that a preempted or requeued task resumes where it stopped.
 #
-#   sbatch --array=0-15 scripts/slurm-array.sh 21 16     # N=21 in 16 shards
-#   ... when all are done:
-#   nqueens merge results/n21-shard-*-of-16.json
+#   sbatch --array=0-999%50 scripts/slurm-array.sh 21 1000     # N=21 in 1000 shards, 50 at a time
+#   nqueens status .                                          # how far it is
+#   nqueens merge results/n21-k1000-shard-*.json              # when all are done
 #
-# Arguments: N K. The array range must be 0..K-1 (shards count from 0, as SLURM_ARRAY_TASK_ID).
+# Arguments: N K [COUNT OPTIONS...] (e.g. --algorithm symmetric). Shards count from 0, as
+# SLURM_ARRAY_TASK_ID does: the array must cover 0..K-1, and its concurrency (%50) is
+# independent of K, so make K much larger than the nodes you get: Slurm hands the shards out as
+# nodes free up, which balances a cluster of unequal machines. Threads: SLURM_CPUS_PER_TASK.
+# Results and checkpoints are named by N, K and shard, in the submission directory (or
+# $NQUEENS_RUN_DIR): resubmitting the same array skips the finished shards and resumes the rest.
 #SBATCH --job-name=nqueens
 #SBATCH --cpus-per-task=8
 #SBATCH --time=24:00:00
 #SBATCH --requeue
+#SBATCH --open-mode=append
 #SBATCH --output=logs/nqueens-%A-%a.log
 set -euo pipefail
-N=${1:?usage: sbatch --array=0-\$((K-1)) $0 N K}
-K=${2:?usage: sbatch --array=0-\$((K-1)) $0 N K}
+N=${1:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
+K=${2:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
+shift 2
 I=${SLURM_ARRAY_TASK_ID:?run this under sbatch --array=0-$((K - 1))}
+if ((I >= K)); then
+  echo "array index $I is not a shard of $K (0..$((K - 1))): nothing to do" >&2
+  exit 0
+fi
 NQUEENS=${NQUEENS:-nqueens}
+cd "${NQUEENS_RUN_DIR:-.}"
 mkdir -p results checkpoints logs
-out="results/n$N-shard-$I-of-$K.json"
-# Write to a temporary name and rename: a half-written result never looks finished.
+name="n$N-k$K-shard-$I"
+out="results/$name.json"
+if [[ -s $out ]]; then
+  echo "shard $I/$K: already finished ($out), skipped"
+  exit 0
+fi
+echo "shard $I/$K of N=$N on $(hostname), ${SLURM_CPUS_PER_TASK:-1} threads, $(date -u +%FT%TZ)"
+# Written under a temporary name and renamed: a half-written result never looks finished.
 "$NQUEENS" count "$N" --shard "$I/$K" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-  --checkpoint "checkpoints/n$N-shard-$I-of-$K.ckpt" --checkpoint-every 60 \
-  --progress --progress-every 300 >"$out.tmp"
+  --checkpoint "checkpoints/$name.ckpt" --checkpoint-every "${NQUEENS_CHECKPOINT_EVERY:-60}" \
+  --progress --progress-every "${NQUEENS_PROGRESS_EVERY:-300}" "$@" >"$out.tmp"
 mv "$out.tmp" "$out"
+echo "shard $I/$K: finished ($out)"

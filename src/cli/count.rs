@@ -62,6 +62,8 @@ struct Shower {
     bar: Option<ProgressBar>,
     every: Option<Duration>,
     next_line: Duration,
+    /// Whether the resume from a checkpoint was reported (once, in the log lines).
+    said_resumed: bool,
 }
 
 impl Shower {
@@ -91,6 +93,7 @@ impl Shower {
             bar,
             every,
             next_line: every.unwrap_or_default(),
+            said_resumed: false,
         }
     }
 
@@ -100,6 +103,16 @@ impl Shower {
     }
 
     fn show(&mut self, p: &Progress) {
+        if self.every.is_some() && p.resumed > 0 && !self.said_resumed {
+            self.said_resumed = true;
+            note!(
+                "progress: resumed from the checkpoint: {} of {} tasks already done ({:.1}% of \
+                 the expected work)",
+                p.resumed,
+                p.total,
+                100.0 * p.resumed_work
+            );
+        }
         let eta = p.eta().map_or("unknown".to_string(), |d| {
             format!("{:.0}s", d.as_secs_f64())
         });

@@ -8,6 +8,7 @@ mod export;
 mod merge;
 mod report;
 mod solve;
+mod status;
 mod table;
 mod trace;
 mod verify;
@@ -50,6 +51,9 @@ pub enum Command {
     /// Recount a random sample of the tasks recorded in shard results and checkpoints from
     /// other machines, and name any task whose count differs (exit 3).
     Audit(audit::AuditArgs),
+    /// Where a distributed run stands: finished, partial and missing shards, solutions so far,
+    /// work left (exit 0 only when it is complete and merges).
+    Status(status::StatusArgs),
     /// Reproduce OEIS A000170 (or A002562) for a range of N: `n a(n) mark` lines, computed.
     Table(table::TableArgs),
     /// Show one solution: the first in backtracking order, or a construction for large N.
@@ -187,6 +191,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
         Command::Verify(a) => return verify::run(a),
+        Command::Status(a) => return status::run(a),
         Command::Trace(a) => trace::run_trace(a),
         Command::Tree(a) => trace::run_tree(a),
     }

@@ -126,7 +126,13 @@ mod tests {
     /// A count that has done nothing shows 0.0%, not "-0.0%" (an empty f64 sum is -0.0).
     #[test]
     fn nothing_done_is_positive_zero() {
-        let t = Tracker::new(vec![5, 7], &[0, 1], &[], &Tally::default(), Arc::new(|_| {}));
+        let t = Tracker::new(
+            vec![5, 7],
+            &[0, 1],
+            &[],
+            &Tally::default(),
+            Arc::new(|_| {}),
+        );
         let w = t.state().work;
         assert!(w == 0.0 && w.is_sign_positive(), "{w}");
         assert_eq!(format!("{:.1}%", 100.0 * w), "0.0%");

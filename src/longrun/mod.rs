@@ -12,6 +12,7 @@ pub mod checkpoint;
 pub mod files;
 pub mod merge;
 pub mod shard;
+pub mod status;
 
 use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};

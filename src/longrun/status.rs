@@ -1,0 +1,297 @@
+//! Status of a distributed run: which shards are finished, which are under way (a checkpoint)
+//! and how far, which have nothing yet, and what is left. It only reads.
+//!
+//! The files of one run are found by their contents, not their names: every shard result and
+//! checkpoint names its plan (fingerprint) and its shard `I/K`. The run is the plan and `K` that
+//! most files belong to; files of any other count are *foreign* and listed as such.
+
+use super::checkpoint::Checkpoint;
+use super::merge::{self, ShardResult};
+use super::shard::assign;
+use crate::count::plan::PlanId;
+use crate::count::{Job, Options, Totals};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Where one shard stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum ShardState {
+    /// Its result is there.
+    Finished {
+        /// The result file.
+        file: String,
+        /// Its solutions.
+        solutions: u128,
+        /// Its wall time, in seconds.
+        seconds: f64,
+    },
+    /// A checkpoint holds some of its tasks.
+    Partial {
+        /// The checkpoint file.
+        file: String,
+        /// Tasks done.
+        done: usize,
+        /// Tasks in the shard.
+        tasks: usize,
+        /// Share of the shard's expected work done, 0 to 1.
+        work: f64,
+        /// Solutions in the tasks done.
+        solutions: u128,
+    },
+    /// Nothing yet.
+    Missing,
+}
+
+/// The status of a distributed run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Status {
+    /// The plan, described (`N=…, algorithm …, split depth …`).
+    pub plan: String,
+    /// N.
+    pub n: u32,
+    /// The plan's fingerprint.
+    pub fingerprint: String,
+    /// Shards in the run (K).
+    pub shards: u32,
+    /// Each shard's state, by index.
+    pub states: Vec<ShardState>,
+    /// Finished shards.
+    pub finished: usize,
+    /// Shards with a checkpoint and no result.
+    pub partial: usize,
+    /// Shards with nothing.
+    pub missing: usize,
+    /// Solutions in the finished shards and the checkpoints' tasks.
+    pub solutions_so_far: u128,
+    /// Share of the whole run's expected work done, 0 to 1.
+    pub work_done: f64,
+    /// Estimated seconds of shard time left, at the finished shards' pace (per unit of
+    /// expected work); `None` until a shard is finished.
+    pub seconds_left: Option<f64>,
+    /// Files that belong to other counts.
+    pub foreign: Vec<String>,
+    /// The merged totals, when every shard is finished and the merge succeeds.
+    #[serde(skip)]
+    pub merged: Option<Totals>,
+    /// Why the finished shards do not merge, when all are there but the merge fails.
+    pub merge_error: Option<String>,
+}
+
+impl Status {
+    /// Whether the run is complete: every shard finished, nothing foreign, the merge succeeds.
+    pub fn complete(&self) -> bool {
+        self.merged.is_some() && self.foreign.is_empty()
+    }
+}
+
+/// The shard result and checkpoint files under `paths`: files as given, directories searched
+/// two levels deep for `*.json` and `*.ckpt` (temporary and lock files are skipped).
+pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| Error::Input(format!("cannot read directory {}: {e}", dir.display())))?;
+        let mut found: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        found.sort();
+        for p in found {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            let name = name.unwrap_or_default();
+            if p.is_dir() {
+                if depth > 0 {
+                    walk(&p, depth - 1, out)?;
+                }
+            } else if !name.starts_with('.') && (name.ends_with(".json") || name.ends_with(".ckpt"))
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, 2, &mut out)?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// One file read for the status.
+enum Found {
+    Result(ShardResult),
+    Checkpoint(Checkpoint),
+}
+
+impl Found {
+    fn key(&self) -> Option<(PlanId, u32)> {
+        match self {
+            Found::Result(r) => Some((r.plan.clone(), r.shard.count)),
+            Found::Checkpoint(c) => c.shard.map(|s| (c.plan.clone(), s.count)),
+        }
+    }
+}
+
+/// Reads `files` (see [`files`]) and says where the run stands. A file that cannot be read,
+/// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
+/// checkpoint is skipped.
+pub fn status(files: &[PathBuf]) -> Result<Status> {
+    let mut found: Vec<(String, Found)> = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let Some(text) = super::files::read_text(f, "result", super::files::MAX_FILE_BYTES)? else {
+            return Err(Error::Input(format!("cannot read {name}: no such file")));
+        };
+        let format = serde_json::from_str::<serde_json::Value>(text.trim())
+            .ok()
+            .and_then(|v| v.get("format")?.as_str().map(str::to_string));
+        match format.as_deref() {
+            Some(merge::SHARD_FORMAT) => {
+                found.push((name.clone(), Found::Result(merge::parse(&text, &name)?)))
+            }
+            Some(super::checkpoint::FORMAT) => found.push((
+                name.clone(),
+                Found::Checkpoint(Checkpoint::parse(&text, &name)?),
+            )),
+            // One of ours that does not parse (truncated, damaged): say so, as merge and a
+            // resume would. Other JSON files are not part of a run.
+            _ if text.contains(merge::SHARD_FORMAT) => {
+                merge::parse(&text, &name)?;
+            }
+            _ if name.ends_with(".ckpt") || text.contains(super::checkpoint::FORMAT) => {
+                Checkpoint::parse(&text, &name)?;
+            }
+            _ => {}
+        }
+    }
+    // The run: the (plan, K) most files belong to.
+    let mut keys: Vec<((PlanId, u32), usize)> = Vec::new();
+    for (_, f) in &found {
+        if let Some(k) = f.key() {
+            match keys.iter_mut().find(|(key, _)| *key == k) {
+                Some((_, c)) => *c += 1,
+                None => keys.push((k, 1)),
+            }
+        }
+    }
+    let Some(((plan, k), _)) = keys.iter().max_by_key(|(_, c)| *c).cloned() else {
+        return Err(Error::Input(
+            "no shard results or shard checkpoints found: give the directory of a distributed \
+             run (or its files)"
+                .into(),
+        ));
+    };
+    let job = Job::from_id(&plan, &Options::default())?;
+    let est = job.counter().estimates();
+    let assignment = assign(&est, k);
+    let mut shard_work = vec![0f64; k as usize];
+    for (i, &s) in assignment.iter().enumerate() {
+        shard_work[s as usize] += est[i] as f64;
+    }
+    let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
+    let mut states = vec![ShardState::Missing; k as usize];
+    let mut foreign = Vec::new();
+    let mut results = Vec::new();
+    for (name, f) in found {
+        if f.key().as_ref() != Some(&(plan.clone(), k)) {
+            foreign.push(name);
+            continue;
+        }
+        match f {
+            Found::Result(r) => {
+                let i = r.shard.index as usize;
+                states[i] = ShardState::Finished {
+                    file: name.clone(),
+                    solutions: r.counts.total,
+                    seconds: r.seconds,
+                };
+                results.push((name, r));
+            }
+            Found::Checkpoint(c) => {
+                let Some(s) = c.shard else { continue };
+                let i = s.index as usize;
+                if matches!(states[i], ShardState::Finished { .. }) {
+                    continue;
+                }
+                let done_work: f64 = c
+                    .done
+                    .iter()
+                    .filter_map(|d| est.get(d.id as usize))
+                    .fold(0.0, |a, &e| a + e as f64);
+                states[i] = ShardState::Partial {
+                    file: name,
+                    done: c.done.len(),
+                    tasks: c.tasks,
+                    work: (done_work / shard_work[i].max(1.0)).min(1.0),
+                    solutions: c.done.iter().map(|d| d.counts.total).sum(),
+                };
+            }
+        }
+    }
+    summarise(plan, k, states, foreign, &results, &shard_work, all_work)
+}
+
+fn summarise(
+    plan: PlanId,
+    k: u32,
+    states: Vec<ShardState>,
+    foreign: Vec<String>,
+    results: &[(String, ShardResult)],
+    shard_work: &[f64],
+    all_work: f64,
+) -> Result<Status> {
+    let (mut finished, mut partial, mut missing) = (0, 0, 0);
+    let (mut solutions, mut done_work) = (0u128, 0f64);
+    let (mut fin_work, mut fin_seconds) = (0f64, 0f64);
+    for (i, s) in states.iter().enumerate() {
+        match s {
+            ShardState::Finished {
+                solutions: t,
+                seconds,
+                ..
+            } => {
+                finished += 1;
+                solutions += t;
+                done_work += shard_work[i];
+                fin_work += shard_work[i];
+                fin_seconds += seconds;
+            }
+            ShardState::Partial {
+                solutions: t, work, ..
+            } => {
+                partial += 1;
+                solutions += t;
+                done_work += work * shard_work[i];
+            }
+            ShardState::Missing => missing += 1,
+        }
+    }
+    let left = (all_work - done_work).max(0.0);
+    let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
+    let (merged, merge_error) = if finished == k as usize {
+        match merge::merge(results) {
+            Ok(t) => (Some(t), None),
+            Err(e) => (None, Some(e.to_string())),
+        }
+    } else {
+        (None, None)
+    };
+    Ok(Status {
+        plan: plan.describe(),
+        n: plan.n,
+        fingerprint: plan.fingerprint.clone(),
+        shards: k,
+        states,
+        finished,
+        partial,
+        missing,
+        solutions_so_far: solutions,
+        work_done: done_work / all_work,
+        seconds_left,
+        foreign,
+        merged,
+        merge_error,
+    })
+}

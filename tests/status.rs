@@ -1,0 +1,159 @@
+//! `nqueens status`: finished, partial, missing and foreign shards, damaged files, and that it
+//! changes nothing.
+
+mod common;
+
+use common::{assert_refused, nqueens};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nqueens-status-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("results")).unwrap();
+    std::fs::create_dir_all(d.join("checkpoints")).unwrap();
+    d
+}
+
+fn run(args: &[&str], out: &Path) {
+    let o = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{args:?}: {o:?}");
+    std::fs::write(out, o.stdout).unwrap();
+}
+
+/// Every file under `dir` with its contents, to check that status changed nothing.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in ["results", "checkpoints"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn status(dir: &Path) -> (Option<i32>, Value) {
+    let out = nqueens()
+        .args(["status", "--json", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        serde_json::from_slice(&out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn finished_partial_missing_and_foreign_shards() {
+    let dir = tmpdir("states");
+    let r = dir.join("results");
+    run(&["count", "13", "--shard", "0/4"], &r.join("s0.json"));
+    run(&["count", "13", "--shard", "1/4"], &r.join("s1.json"));
+    // Shard 2: a checkpoint of a finished run stands for one under way (its result not yet
+    // written); shard 3: nothing.
+    let ck = dir.join("checkpoints/s2.ckpt");
+    run(
+        &[
+            "count",
+            "13",
+            "--shard",
+            "2/4",
+            "--checkpoint",
+            ck.to_str().unwrap(),
+        ],
+        &dir.join("ignored.out"),
+    );
+    let c: Value = serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
+    let c2: u64 = c["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["counts"]["total"].as_u64().unwrap())
+        .sum();
+    run(&["count", "12", "--shard", "0/2"], &r.join("foreign.json"));
+    let before = snapshot(&dir);
+    let (code, v) = status(&dir);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["shards"], 4);
+    assert_eq!(
+        (
+            v["finished"].as_u64(),
+            v["partial"].as_u64(),
+            v["missing"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    let states: Vec<&str> = v["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["finished", "finished", "partial", "missing"]);
+    assert_eq!(v["states"][2]["work"], 1.0);
+    let s0: Value =
+        serde_json::from_str(&std::fs::read_to_string(r.join("s0.json")).unwrap()).unwrap();
+    let s1: Value =
+        serde_json::from_str(&std::fs::read_to_string(r.join("s1.json")).unwrap()).unwrap();
+    let so_far =
+        s0["counts"]["total"].as_u64().unwrap() + s1["counts"]["total"].as_u64().unwrap() + c2;
+    assert_eq!(v["solutions_so_far"].as_u64(), Some(so_far));
+    assert_eq!(
+        v["foreign"][0].as_str().unwrap(),
+        r.join("foreign.json").to_str().unwrap()
+    );
+    assert_eq!(v["complete"], false);
+    // Text: each shard on a line.
+    let out = nqueens()
+        .args(["status", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("shard   3  missing    nothing yet"), "{text}");
+    assert!(text.contains("foreign"), "{text}");
+    // Finished: exit 0 (once the foreign file is gone).
+    run(&["count", "13", "--shard", "2/4"], &r.join("s2.json"));
+    run(&["count", "13", "--shard", "3/4"], &r.join("s3.json"));
+    std::fs::remove_file(r.join("foreign.json")).unwrap();
+    let (code, v) = status(&dir);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["total"], "73712");
+    assert_eq!(v["complete"], true);
+    // It never changed a file.
+    let mut after = snapshot(&dir);
+    after.retain(|(p, _)| before.iter().any(|(q, _)| q == p));
+    assert_eq!(
+        after,
+        before
+            .into_iter()
+            .filter(|(p, _)| !p.ends_with("foreign.json"))
+            .collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_file_is_named_with_exit_2() {
+    let dir = tmpdir("damaged");
+    let r = dir.join("results");
+    run(&["count", "12", "--shard", "0/2"], &r.join("s0.json"));
+    let text = std::fs::read_to_string(r.join("s0.json")).unwrap();
+    std::fs::write(r.join("s1.json"), &text[..text.len() / 2]).unwrap();
+    assert_refused(nqueens().args(["status", dir.to_str().unwrap()]), "s1.json");
+    std::fs::write(dir.join("checkpoints/c.ckpt"), "{").unwrap();
+    std::fs::remove_file(r.join("s1.json")).unwrap();
+    assert_refused(nqueens().args(["status", dir.to_str().unwrap()]), "c.ckpt");
+    let empty = tmpdir("empty");
+    assert_refused(
+        nqueens().args(["status", empty.to_str().unwrap()]),
+        "no shard results",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+}
