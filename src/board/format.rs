@@ -22,6 +22,8 @@ pub enum Format {
     Matrix,
     /// One JSON object: `{"n":8,"solution":[1,5,8,6,3,7,2,4]}`.
     Json,
+    /// A picture: an SVG document of the board (see [`super::svg`]); nothing reads it back.
+    Svg,
 }
 
 named_enum!(Format, "format", {
@@ -31,6 +33,7 @@ named_enum!(Format, "format", {
     Dots => "dots",
     Matrix => "matrix",
     Json => "json",
+    Svg => "svg",
 });
 
 /// Writes `cols` in `format`; coordinates are 1-based unless `zero_based`. Multi-line formats
@@ -77,6 +80,7 @@ pub fn render(cols: &[usize], format: Format, zero_based: bool) -> String {
             let v: Vec<usize> = cols.iter().map(|c| c + off).collect();
             s = serde_json::json!({ "n": n, "solution": v }).to_string();
         }
+        Format::Svg => s = super::svg::board(cols, zero_based),
     }
     s
 }
@@ -98,7 +102,10 @@ pub fn squares(placed: &[[usize; 2]]) -> String {
 
 /// Whether the format spans several lines (then solutions are separated by a blank line).
 pub fn is_multiline(format: Format) -> bool {
-    matches!(format, Format::Grid | Format::Dots | Format::Matrix)
+    matches!(
+        format,
+        Format::Grid | Format::Dots | Format::Matrix | Format::Svg
+    )
 }
 
 #[cfg(test)]

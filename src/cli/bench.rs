@@ -29,7 +29,8 @@ pub const DEFAULT_N: u32 = 18;
     nqueens bench --json --export bench.json"
 )]
 pub struct BenchArgs {
-    /// Board size of the workload, 4 to 64 (it must have a known count to check).
+    /// Board size of the workload: a board with a known count, so that every run is checked
+    /// (4 to 27).
     #[arg(long, short = 'n', value_name = "N", default_value_t = DEFAULT_N, value_parser = parse_n)]
     pub n: u32,
     /// Thread counts, comma-separated (default: 1 to the number of logical CPUs).
@@ -56,9 +57,14 @@ pub struct BenchArgs {
     /// Write a Markdown table.
     #[arg(long, group = "format")]
     pub markdown: bool,
-    /// Write the JSON, CSV or Markdown to FILE (the text table still goes to stdout).
+    /// Write the report to FILE (the text table still goes to stdout), in the format of
+    /// --json, --csv or --markdown, or else of the file's extension (.json, .csv, .md, .txt).
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// Draw time, speedup and parallel efficiency against threads into FILE.svg, with the
+    /// workload and the machine in the caption.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// A parsed `--threads` list.
@@ -162,11 +168,13 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    if a.export.is_some() && !(a.json || a.csv || a.markdown) {
-        return Err(Error::Usage(
-            "--export needs a format: add --json, --csv or --markdown".into(),
-        )
-        .into());
+    if let Some(path) = &a.export {
+        if !(a.json || a.csv || a.markdown) {
+            export_format(path)?;
+        }
+    }
+    if let Some(path) = &a.plot {
+        super::plot::check_svg_path(path)?;
     }
     Ok(())
 }
@@ -274,6 +282,25 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     write(&a, &report)
 }
 
+/// The export format a file's extension names, when no format flag is given.
+fn export_format(path: &std::path::Path) -> Result<&'static dyn Exporter<Report>, Error> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("json") => Ok(&Json),
+        Some("csv") => Ok(&Csv),
+        Some("md" | "markdown") => Ok(&Markdown),
+        Some("txt") => Ok(&Text),
+        _ => Err(Error::Usage(format!(
+            "--export {}: give the format (--json, --csv or --markdown) or a file name ending in \
+             .json, .csv, .md or .txt",
+            path.display()
+        ))),
+    }
+}
+
 /// Prints the report in the format asked for, or the text table while `--export` writes it.
 fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
     let format: &dyn Exporter<Report> = if a.json {
@@ -282,9 +309,27 @@ fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
         &Csv
     } else if a.markdown {
         &Markdown
+    } else if let Some(path) = &a.export {
+        export_format(path)?
     } else {
         &Text
     };
+    if let Some(path) = &a.plot {
+        let points: Vec<super::plot::BenchPoint> = report
+            .results
+            .iter()
+            .map(|r| super::plot::BenchPoint {
+                threads: r.threads,
+                median: r.median_s,
+                min: r.min_s,
+                max: r.max_s,
+                speedup: r.speedup,
+                efficiency: r.efficiency,
+            })
+            .collect();
+        let caption: Vec<String> = head(report).lines().map(str::to_string).collect();
+        super::plot::bench(path, &caption, &points)?;
+    }
     match &a.export {
         Some(path) => {
             std::fs::write(path, format.render(report))
@@ -324,15 +369,15 @@ impl Exporter<Report> for Csv {
 fn head(r: &Report) -> String {
     let w = &r.workload;
     format!(
-        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} runs after {} warm-up\n\
+        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} after {}\n\
          CPU: {} ({} logical / {} physical cores, {}, {})\n\
          workload: total {}{}, {} nodes; every run checked against OEIS\n",
         r.version,
         w.n,
         w.algorithm.name(),
         w.kernel.name(),
-        w.runs,
-        w.warmup,
+        plural(w.runs, "run"),
+        plural(w.warmup, "warm-up run"),
         r.machine.model,
         r.machine.logical_cores,
         r.machine.physical_cores,
@@ -365,6 +410,26 @@ impl Exporter<Report> for Markdown {
     }
 }
 
+/// `1 run`, `5 runs`, `0 warm-up runs`.
+fn plural(k: usize, what: &str) -> String {
+    if k == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{k} {what}s")
+    }
+}
+
+/// A time in seconds with four significant digits (at least three decimals), so that short
+/// runs are not all `0.001`.
+fn secs(x: f64) -> String {
+    let decimals = if x > 0.0 {
+        (3 - x.log10().floor() as i32).clamp(3, 9) as usize
+    } else {
+        3
+    };
+    format!("{x:.decimals$}")
+}
+
 /// The text table's column widths.
 const TEXT_WIDTHS: [usize; 8] = [7, 10, 10, 10, 7, 10, 10, 11];
 
@@ -373,9 +438,9 @@ impl Row {
     fn cells(&self) -> [String; 8] {
         [
             self.threads.to_string(),
-            format!("{:.3}", self.median_s),
-            format!("{:.3}", self.min_s),
-            format!("{:.3}", self.max_s),
+            secs(self.median_s),
+            secs(self.min_s),
+            secs(self.max_s),
             format!("{:.2}", self.speedup),
             format!("{:.0}%", 100.0 * self.efficiency),
             format!("{:.3e}", self.nodes_per_second),

@@ -6,6 +6,7 @@ mod bench;
 mod count;
 mod export;
 mod merge;
+mod plot;
 mod report;
 mod solve;
 mod status;
@@ -129,7 +130,8 @@ pub struct PlaceArgs {
     /// completed by the search.
     #[arg(long = "place", value_name = "ROW:COL", value_parser = parse_square)]
     pub place: Vec<(usize, usize)>,
-    /// Place the first row's queen in column COL (1-based): the same as `--place 1:COL`.
+    /// Place the first row's queen in column COL (1-based, or 0-based with --zero-based where
+    /// the command has it): the same as `--place 1:COL`.
     #[arg(long, value_name = "COL", value_parser = parse_column)]
     pub first_queen: Option<usize>,
 }

@@ -56,8 +56,9 @@ pub struct CountReport {
     pub peak_memory_bytes: Option<u64>,
     /// Wall time of the search in seconds.
     pub seconds: f64,
-    /// `nodes / seconds`, counting only the nodes this run visited (not resumed tasks').
-    pub nodes_per_second: f64,
+    /// `nodes / seconds`, counting only the nodes this run visited (not resumed tasks');
+    /// null when this run counted nothing (every task came from the checkpoint).
+    pub nodes_per_second: Option<f64>,
 }
 
 impl CountReport {
@@ -93,7 +94,7 @@ impl CountReport {
             memory_estimate_bytes: t.memory_estimate,
             peak_memory_bytes: t.peak_memory,
             seconds: t.elapsed.as_secs_f64(),
-            nodes_per_second: t.nodes_per_second(),
+            nodes_per_second: (t.resumed_tasks < t.tasks).then(|| t.nodes_per_second()),
         }
     }
 
@@ -189,8 +190,19 @@ impl CountReport {
             }
             _ => {}
         }
-        let _ = writeln!(s, "seconds    {:.6}", self.seconds);
-        let _ = writeln!(s, "nodes/s    {:.3e}", self.nodes_per_second);
+        match self.nodes_per_second {
+            Some(r) => {
+                let _ = writeln!(s, "seconds    {:.6}", self.seconds);
+                let _ = writeln!(s, "nodes/s    {r:.3e}");
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "seconds    {:.6}  (nothing left to count: every task was in the checkpoint)",
+                    self.seconds
+                );
+            }
+        }
         s
     }
 }

@@ -4,6 +4,7 @@ use super::args::{bounded, parse_n};
 use super::{named, print, stream_end, PlaceArgs};
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
+use nqueens::board::svg::{gallery, GALLERY_MAX, SVG_MAX};
 use nqueens::{complete, construct, unique, Completion, Error, Solutions};
 use std::io::{BufWriter, Write};
 
@@ -63,17 +64,28 @@ pub struct SolveArgs {
     /// How the solution is found; the method used is reported (stderr, or in the JSON).
     #[arg(long, short = 'm', value_enum, default_value_t = Method::Auto)]
     pub method: Method,
-    /// Output format.
+    /// Output format: `json` is one object {"n", "method", "placed", "solution" (columns per
+    /// row, or null)}; `svg` a picture of the board (N up to 256).
     #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
     pub format: Format,
-    /// One JSON object: {"n", "method", "solution" (1-based columns per row, or null)}.
-    #[arg(long)]
+    /// The same as --format json.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Write 0-based coordinates instead of 1-based.
     #[arg(long)]
     pub zero_based: bool,
     #[command(flatten)]
     pub place: PlaceArgs,
+}
+
+impl SolveArgs {
+    fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 /// Arguments of `list`.
@@ -93,9 +105,13 @@ pub struct ListArgs {
     /// lexicographically smallest of its orbit).
     #[arg(long)]
     pub unique: bool,
-    /// Output format (`json` gives JSON lines).
+    /// Output format: `json` gives JSON lines {"n", "placed", "solution"}; `svg` one picture
+    /// of the boards side by side (at most 400: use --limit).
     #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
     pub format: Format,
+    /// The same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Write 0-based coordinates instead of 1-based.
     #[arg(long)]
     pub zero_based: bool,
@@ -112,6 +128,12 @@ fn parse_limit(s: &str) -> Result<u64, String> {
 }
 
 fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
+    if format == Format::Svg && n > SVG_MAX {
+        return Err(Error::Usage(format!(
+            "a {n}×{n} board is too large for a legible picture: --format svg goes up to N = \
+             {SVG_MAX}; use list, pairs or json"
+        )));
+    }
     if is_multiline(format) && n > DRAW_MAX {
         return Err(Error::Usage(format!(
             "a {n}×{n} board is too large to draw as --format {format:?}: multi-line formats \
@@ -188,7 +210,8 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
 }
 
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
-    check_drawable(a.n, a.format)?;
+    let format = a.format();
+    check_drawable(a.n, format)?;
     let placed = a.place.queens(a.n, Some(a.zero_based))?;
     let (method, answer) = find(&a, &placed)?;
     let name = method.name();
@@ -206,7 +229,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
             ))
         }
     };
-    if a.json {
+    if format == Format::Json {
         let sol = solution
             .as_ref()
             .map(|s| s.iter().map(|c| c + off).collect::<Vec<_>>());
@@ -217,7 +240,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     note!("method: {name}");
     match solution {
         Some(s) => {
-            let mut text = render(&s, a.format, a.zero_based);
+            let mut text = render(&s, format, a.zero_based);
             if !text.ends_with('\n') {
                 text.push('\n');
             }
@@ -247,16 +270,28 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     };
     slow_note(a.n);
     let limit = a.limit.unwrap_or(u64::MAX);
+    let format = if a.json { Format::Json } else { a.format };
+    if format == Format::Svg {
+        return list_svg(all, &a);
+    }
+    let off = usize::from(!a.zero_based);
+    let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let result = (|| -> std::io::Result<()> {
         for (i, s) in all.enumerate() {
             if i as u64 >= limit {
                 break;
             }
-            if i > 0 && is_multiline(a.format) {
+            if i > 0 && is_multiline(format) {
                 writeln!(out)?;
             }
-            let text = render(&s, a.format, a.zero_based);
+            let text = if format == Format::Json {
+                // The fields of solve's JSON, less the method.
+                let sol: Vec<usize> = s.iter().map(|c| c + off).collect();
+                serde_json::json!({ "n": a.n, "placed": placed_json, "solution": sol }).to_string()
+            } else {
+                render(&s, format, a.zero_based)
+            };
             if text.ends_with('\n') {
                 out.write_all(text.as_bytes())?;
             } else {
@@ -266,4 +301,32 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
         out.flush()
     })();
     stream_end(result)
+}
+
+/// `list --format svg`: the boards (at most [`GALLERY_MAX`]) as one picture.
+fn list_svg(all: Box<dyn Iterator<Item = Vec<usize>>>, a: &ListArgs) -> anyhow::Result<()> {
+    let cap = a.limit.unwrap_or(u64::MAX).min(GALLERY_MAX as u64 + 1) as usize;
+    let boards: Vec<Vec<usize>> = all.take(cap).collect();
+    if boards.len() > GALLERY_MAX {
+        return Err(Error::Usage(format!(
+            "a gallery holds at most {GALLERY_MAX} boards, and the {0}×{0} board has more \
+             solutions: add --limit K (K <= {GALLERY_MAX})",
+            a.n
+        ))
+        .into());
+    }
+    if boards.is_empty() {
+        return Err(Error::Usage(format!(
+            "the {0}×{0} board has no solution{1}: there is nothing to draw",
+            a.n,
+            if a.place.place.is_empty() && a.place.first_queen.is_none() {
+                ""
+            } else {
+                " with these queens"
+            }
+        ))
+        .into());
+    }
+    let per_row = (boards.len() as f64).sqrt().ceil().clamp(1.0, 8.0) as usize;
+    print(&gallery(&boards, a.zero_based, per_row))
 }

@@ -13,7 +13,13 @@ use serde::Serialize;
     ok       the computed value equals the known one\n  \
     MISMATCH the computed value differs (the known one follows); exit code 3\n  \
     new      no known value to compare with\n\n\
-    Example:\n  nqueens table 1..12\n  nqueens table 4..10 --unique --json"
+    Example:\n  nqueens table 1..12\n  nqueens table 4..10 --unique --json\n  \
+    nqueens table 1..16 --plot a000170.svg",
+    mut_arg("algorithm", |a| a.help(
+        "The counting method: `auto` (the default: `quadrants` for even N >= 16 and odd N >= \
+         19 up to 23, else `symmetric`), `quadrants`, `symmetric`, `mirror` or `plain` (see \
+         `nqueens count --help`)"
+    ))
 )]
 pub struct TableArgs {
     /// The range of board sizes, both ends included: `A..B` with 1 <= A <= B <= 64 (or one N).
@@ -28,6 +34,9 @@ pub struct TableArgs {
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also draw a(n) against n on a log scale into FILE.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// One line of the table.
@@ -78,7 +87,11 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             )));
         }
     }
+    if let Some(p) = &a.plot {
+        super::plot::check_svg_path(p)?;
+    }
     let mut first_mismatch = None;
+    let mut values = Vec::new();
     for n in a.range.0..=a.range.1 {
         let t = nqueens::count_unchecked(n, &opts)?;
         let value = if a.unique {
@@ -104,9 +117,22 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             }
         };
         print(&text)?;
+        values.push((n, value));
         if first_mismatch.is_none() {
             first_mismatch = compare(seq, n, value).err();
         }
+    }
+    if let Some(p) = &a.plot {
+        let what = if a.unique {
+            "solutions up to rotation and reflection"
+        } else {
+            "solutions"
+        };
+        let title = format!(
+            "{}: {what} of the n-queens problem, computed by nqueens",
+            seq.id()
+        );
+        super::plot::sequence(p, &title, &values)?;
     }
     match first_mismatch {
         Some(e) => Err(e.into()),

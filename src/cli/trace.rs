@@ -46,6 +46,18 @@ pub struct TraceArgs {
     /// How each step is shown.
     #[arg(long, short = 'f', value_enum, default_value_t = TraceFormat::Steps)]
     pub format: TraceFormat,
+    /// On a terminal, redraw the board in place at each step, the step's line under it
+    /// (Ctrl-C stops and leaves the terminal clean). On a pipe the steps are printed as text
+    /// instead, and a note on stderr says so. N up to 32.
+    #[arg(long, conflicts_with = "format")]
+    pub animate: bool,
+    /// Milliseconds between frames of --animate, 0 to 10000.
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = parse_delay, requires = "animate")]
+    pub delay: u64,
+}
+
+fn parse_delay(s: &str) -> Result<u64, String> {
+    bounded(s, "a delay in milliseconds", 0, 10_000)
 }
 
 /// Arguments of `tree`.
@@ -134,6 +146,13 @@ fn json_line(step: u64, e: &Event) -> String {
 }
 
 pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
+    if a.animate {
+        use std::io::IsTerminal;
+        if std::io::stdout().is_terminal() {
+            return animate(&a);
+        }
+        note!("note: --animate needs a terminal; stdout is not one, so the steps follow as text");
+    }
     let drawn = matches!(a.format, TraceFormat::Grid | TraceFormat::Dots);
     if drawn && a.n > TRACE_DRAW_MAX {
         return Err(Error::Usage(format!(
@@ -232,4 +251,71 @@ pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
 
 fn parse_max_steps(s: &str) -> Result<u64, String> {
     bounded(s, "a step limit", 0, u64::MAX)
+}
+
+/// `trace --animate`: each step redrawn in place (ANSI cursor movement), the cursor hidden
+/// while it runs and shown again however it ends.
+fn animate(a: &TraceArgs) -> anyhow::Result<()> {
+    if a.n > TRACE_DRAW_MAX {
+        return Err(Error::Usage(format!(
+            "--animate draws boards up to N = {TRACE_DRAW_MAX}; use --format steps for N = {}",
+            a.n
+        ))
+        .into());
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, std::sync::Arc::clone(&stop))?;
+    }
+    let mut out = std::io::stdout().lock();
+    let height = a.n as usize + 2;
+    let limit = if a.max_steps == 0 {
+        u64::MAX
+    } else {
+        a.max_steps
+    };
+    let delay = std::time::Duration::from_millis(a.delay);
+    let (mut step, mut err) = (0u64, None);
+    let _ = out.write_all(b"\x1b[?25l");
+    let ended = trace(a.n, a.all, |e, board| {
+        step += 1;
+        let mut frame = String::new();
+        if step > 1 {
+            let _ = write!(frame, "\x1b[{height}A");
+        }
+        for line in draw(board, false).lines() {
+            let _ = writeln!(frame, "\r\x1b[2K{line}");
+        }
+        let _ = writeln!(frame, "\r\x1b[2K");
+        let _ = writeln!(frame, "\r\x1b[2Kstep {step:>6}  {}", describe(e));
+        if let Err(e) = out.write_all(frame.as_bytes()).and_then(|_| out.flush()) {
+            err = Some(e);
+            return ControlFlow::Break(());
+        }
+        std::thread::sleep(delay);
+        if step >= limit || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let _ = out.write_all(b"\x1b[?25h");
+    let _ = out.flush();
+    let (steps, finished) = ended?;
+    if let Some(e) = err {
+        return stream_end(Err(e));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(anyhow::Error::new(super::count::Interrupted {
+            code: 130,
+            message: format!("animation stopped after {steps} steps"),
+        }));
+    }
+    if !finished {
+        note!(
+            "stopped after {steps} steps (--max-steps {}; 0 means no limit)",
+            a.max_steps
+        );
+    }
+    Ok(())
 }

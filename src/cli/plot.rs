@@ -1,0 +1,187 @@
+//! SVG charts with plotters: `bench --plot` (time, speedup and efficiency against threads) and
+//! `table --plot` (a(n) on a log scale).
+
+use nqueens::Error;
+use plotters::prelude::*;
+use std::path::Path;
+
+/// One measured thread count of a benchmark.
+pub struct BenchPoint {
+    /// Threads.
+    pub threads: usize,
+    /// Median, fastest and slowest time, in seconds.
+    pub median: f64,
+    /// Fastest run, in seconds.
+    pub min: f64,
+    /// Slowest run, in seconds.
+    pub max: f64,
+    /// Against the base thread count's median.
+    pub speedup: f64,
+    /// Speedup per thread, relative to the base.
+    pub efficiency: f64,
+}
+
+/// A panel of the benchmark chart: its title, its y axis, the top of that axis, and the value
+/// drawn.
+type Panel = (&'static str, &'static str, f64, fn(&BenchPoint) -> f64);
+
+fn failed(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Io(format!("cannot draw the chart {}: {e}", path.display()))
+}
+
+/// Checks that a chart goes to an `.svg` file (the only format drawn).
+pub fn check_svg_path(path: &Path) -> Result<(), Error> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => Ok(()),
+        _ => Err(Error::Usage(format!(
+            "--plot {} : charts are written as SVG; give a file name ending in .svg",
+            path.display()
+        ))),
+    }
+}
+
+/// Draws the benchmark's three panels into `path`, with `caption` (the workload and the
+/// machine) above them.
+pub fn bench(path: &Path, caption: &[String], points: &[BenchPoint]) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| failed(path, e);
+    let root = SVGBackend::new(path, (1200, 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (top, body) = root.split_vertically(24 + 18 * caption.len() as u32);
+    for (i, line) in caption.iter().enumerate() {
+        top.draw(&Text::new(
+            line.clone(),
+            (12, 8 + 18 * i as i32),
+            ("sans-serif", if i == 0 { 17 } else { 14 }).into_font(),
+        ))
+        .map_err(|e| err(&e))?;
+    }
+    let panels = body.split_evenly((1, 3));
+    let max_t = points.iter().map(|p| p.threads).max().unwrap_or(1) as f64;
+    let x_range = 0.5..max_t + 0.5;
+    let t_max = points.iter().map(|p| p.max).fold(0.0, f64::max) * 1.1;
+    let s_max = points.iter().map(|p| p.speedup).fold(max_t, f64::max) * 1.1;
+    let e_max = points.iter().map(|p| p.efficiency).fold(1.0, f64::max) * 110.0;
+    let specs: [Panel; 3] = [
+        ("time (median, bars: min to max)", "seconds", t_max, |p| {
+            p.median
+        }),
+        ("speedup (dashed: ideal)", "speedup", s_max, |p| p.speedup),
+        ("parallel efficiency", "percent", e_max, |p| {
+            100.0 * p.efficiency
+        }),
+    ];
+    for (i, (area, (title, y_desc, y_max, value))) in panels.iter().zip(specs).enumerate() {
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 15))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_range.clone(), 0.0..y_max.max(1e-9))
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("threads")
+            .y_desc(y_desc)
+            .x_labels(points.len().clamp(2, 12))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()
+            .map_err(|e| err(&e))?;
+        let series: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| (p.threads as f64, value(p)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(series.clone(), BLUE.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+        chart
+            .draw_series(series.iter().map(|&xy| Circle::new(xy, 4, BLUE.filled())))
+            .map_err(|e| err(&e))?;
+        if i == 0 {
+            chart
+                .draw_series(points.iter().map(|p| {
+                    let x = p.threads as f64;
+                    PathElement::new(vec![(x, p.min), (x, p.max)], BLACK.stroke_width(1))
+                }))
+                .map_err(|e| err(&e))?;
+        }
+        if i == 1 {
+            let ideal: Vec<(f64, f64)> = points
+                .iter()
+                .map(|p| {
+                    (
+                        p.threads as f64,
+                        p.threads as f64 / points[0].threads as f64,
+                    )
+                })
+                .collect();
+            chart
+                .draw_series(DashedLineSeries::new(ideal, 6, 4, BLACK.stroke_width(1)))
+                .map_err(|e| err(&e))?;
+        }
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// Draws `(n, a(n))` on a log scale into `path`; zeros (no solution) cannot be drawn on it and
+/// are named in the caption instead.
+pub fn sequence(path: &Path, title: &str, values: &[(u32, u128)]) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| failed(path, e);
+    let shown: Vec<(u32, f64)> = values
+        .iter()
+        .filter(|(_, v)| *v > 0)
+        .map(|&(n, v)| (n, v as f64))
+        .collect();
+    let zeros: Vec<String> = values
+        .iter()
+        .filter(|(_, v)| *v == 0)
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let caption = if zeros.is_empty() {
+        title.to_string()
+    } else {
+        format!(
+            "{title} (a(n) = 0 for n = {}: not drawn on a log scale)",
+            zeros.join(", ")
+        )
+    };
+    let (lo, hi) = match (values.first(), values.last()) {
+        (Some(a), Some(b)) => (a.0, b.0),
+        _ => return Err(failed(path, "no values to draw")),
+    };
+    let y_max = shown.iter().map(|p| p.1).fold(1.0, f64::max) * 3.0;
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 17))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(80)
+        .build_cartesian_2d(lo as f64 - 0.5..hi as f64 + 0.5, (0.5..y_max).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("n")
+        .y_desc("a(n)")
+        .x_labels(((hi - lo + 1) as usize).clamp(2, 30))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| {
+            if *y >= 1e5 {
+                format!("{y:.0e}")
+            } else {
+                format!("{y:.0}")
+            }
+        })
+        .draw()
+        .map_err(|e| err(&e))?;
+    let pts: Vec<(f64, f64)> = shown.iter().map(|&(n, v)| (n as f64, v)).collect();
+    // Lines join consecutive n only: a gap (a zero) is not drawn over.
+    for run in pts.chunk_by(|a, b| b.0 - a.0 == 1.0) {
+        chart
+            .draw_series(LineSeries::new(run.to_vec(), BLUE.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+    }
+    chart
+        .draw_series(pts.iter().map(|&xy| Circle::new(xy, 4, BLUE.filled())))
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
