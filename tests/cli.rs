@@ -353,7 +353,10 @@ fn bench_bad_input() {
         (&["bench", "--runs", "0"], "out of range for a run count"),
         (&["bench", "--n", "40"], "known count"),
         (&["bench", "--n", "3"], "known count"),
-        (&["bench", "--export", "x.xyz"], "ending in .json, .csv, .md or .txt"),
+        (
+            &["bench", "--export", "x.xyz"],
+            "ending in .json, .csv, .md or .txt",
+        ),
         (&["bench", "--json", "--csv"], "cannot be used with"),
     ];
     assert_bad_input(cases);
