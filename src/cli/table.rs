@@ -22,7 +22,8 @@ use serde::Serialize;
     ))
 )]
 pub struct TableArgs {
-    /// The range of board sizes, both ends included: `A..B` with 1 <= A <= B <= 64 (or one N).
+    /// The range of board sizes, both ends included: `A..B` (or `A..=B`, the same) with
+    /// 1 <= A <= B <= 64, or one N.
     #[arg(value_name = "A..B", value_parser = parse_range)]
     pub range: (u32, u32),
     /// Reproduce A002562 (solutions up to rotation and reflection) instead of A000170.
