@@ -11,10 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nqueens-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmpdir("long", name)
 }
 
 fn bin() -> Command {

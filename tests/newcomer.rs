@@ -10,10 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nqueens-new-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmpdir("new", name)
 }
 
 fn stdout(args: &[&str]) -> String {

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nqueens-status-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::tmpdir("status", name);
     std::fs::create_dir_all(d.join("results")).unwrap();
     std::fs::create_dir_all(d.join("checkpoints")).unwrap();
     d

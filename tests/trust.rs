@@ -10,10 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nqueens-trust-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::tmpdir("trust", name)
 }
 
 fn bin() -> Command {

@@ -3,6 +3,7 @@
 use super::print;
 use nqueens::board::check::problems_up_to;
 use nqueens::board::parse::parse_stream;
+use nqueens::longrun::files::read_bounded;
 use nqueens::Error;
 use nqueens::{Board, Problem};
 use std::io::Read;
@@ -65,19 +66,7 @@ fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
         ),
         _ => ("standard input".into(), Box::new(std::io::stdin())),
     };
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_INPUT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::Input(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(Error::Input(format!(
-            "{name} is larger than {} MiB, the most verify reads",
-            MAX_INPUT >> 20
-        )));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| Error::Input(format!("{name} is not text (invalid UTF-8)")))
+    read_bounded(reader, &name, "board", MAX_INPUT)
 }
 
 pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {

@@ -8,9 +8,8 @@
 //! forged or miscounted task is found with the probability of being in the sample: `--sample
 //! 1` recounts everything and finds every one.
 
-use super::checkpoint::{self, Checkpoint, Done};
-use super::files;
-use super::merge::{self, ShardResult};
+use super::checkpoint::Done;
+use super::RunFile;
 use crate::count::engine::Observer;
 use crate::count::plan::PlanId;
 use crate::count::tally::Tally;
@@ -39,34 +38,22 @@ impl Recorded {
     /// Reads a shard result or a checkpoint (told apart by its `format`), checking its seal.
     pub fn read(path: &Path) -> Result<Recorded> {
         let name = path.display().to_string();
-        let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
-            .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
-        let format = serde_json::from_str::<serde_json::Value>(text.trim())
-            .ok()
-            .and_then(|v| v.get("format")?.as_str().map(str::to_string));
-        match format.as_deref() {
-            Some(merge::SHARD_FORMAT) => {
-                let r: ShardResult = merge::parse(&text, &name)?;
-                let kernel = r.kernel.parse().ok();
-                Ok(Recorded {
-                    name,
-                    kind: "shard",
-                    plan: r.plan,
-                    kernel,
-                    done: r.done,
-                })
-            }
-            Some(checkpoint::FORMAT) => {
-                let c = Checkpoint::parse(&text, &name)?;
-                Ok(Recorded {
-                    name,
-                    kind: "checkpoint",
-                    plan: c.plan,
-                    kernel: None,
-                    done: c.done,
-                })
-            }
-            _ => Err(Error::Input(format!(
+        match RunFile::read(path)? {
+            Some(RunFile::Shard(r)) => Ok(Recorded {
+                kernel: r.kernel.parse().ok(),
+                name,
+                kind: "shard",
+                plan: r.plan,
+                done: r.done,
+            }),
+            Some(RunFile::Checkpoint(c)) => Ok(Recorded {
+                name,
+                kind: "checkpoint",
+                plan: c.plan,
+                kernel: None,
+                done: c.done,
+            }),
+            None => Err(Error::Input(format!(
                 "{name} is neither a shard result (`count --shard` output) nor a checkpoint"
             ))),
         }

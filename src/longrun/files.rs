@@ -29,23 +29,31 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 /// A missing file is `Ok(None)`; a larger one, or one that is not UTF-8, is
 /// [`Error::Input`] naming it.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<Option<String>> {
-    let name = path.display();
+    let name = path.display().to_string();
     let f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::Io(format!("cannot read {what} {name}: {e}"))),
     };
+    read_bounded(f, &name, what, limit).map(Some)
+}
+
+/// Reads the text of `reader` (named `name`, of kind `what`), at most `limit` bytes: a longer
+/// input, or one that is not UTF-8, is [`Error::Input`] naming it.
+pub fn read_bounded(reader: impl Read, name: &str, what: &str, limit: u64) -> Result<String> {
     let mut bytes = Vec::new();
-    f.take(limit + 1)
+    reader
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::Io(format!("cannot read {what} {name}: {e}")))?;
     if bytes.len() as u64 > limit {
         return Err(Error::Input(format!(
-            "{name} is larger than {} MiB: not a {what} this nqueens wrote (is it the right file?)",
+            "{name} is larger than {} MiB, the most nqueens reads as a {what} (is it the right \
+             file?)",
             limit >> 20
         )));
     }
-    String::from_utf8(bytes).map(Some).map_err(|_| {
+    String::from_utf8(bytes).map_err(|_| {
         Error::Input(format!(
             "{what} {name} is not text (invalid UTF-8): it is damaged or not a {what}"
         ))

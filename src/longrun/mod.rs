@@ -24,6 +24,38 @@ use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// A file a long run writes: a shard result or a checkpoint, told apart by its `format`.
+#[derive(Debug, Clone)]
+pub enum RunFile {
+    /// What `count --shard` printed.
+    Shard(ShardResult),
+    /// A checkpoint.
+    Checkpoint(Checkpoint),
+}
+
+impl RunFile {
+    /// Reads `path` and checks it ([`merge::parse`], [`Checkpoint::parse`]). A file of ours
+    /// that is damaged (it names our format, or is a `.ckpt`) is an error naming it; any other
+    /// text is `Ok(None)`: not a file of a run.
+    pub fn read(path: &Path) -> Result<Option<RunFile>> {
+        let name = path.display().to_string();
+        let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
+            .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
+        let format = serde_json::from_str::<serde_json::Value>(text.trim())
+            .ok()
+            .and_then(|v| v.get("format")?.as_str().map(str::to_string));
+        Ok(match format.as_deref() {
+            Some(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
+            Some(checkpoint::FORMAT) => Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?)),
+            _ if text.contains(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
+            _ if name.ends_with(".ckpt") || text.contains(checkpoint::FORMAT) => {
+                Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?))
+            }
+            _ => None,
+        })
+    }
+}
+
 /// The split depth of counts that checkpoint or shard when none is given: fixed (not chosen
 /// by thread count) so that every run and every machine builds the same plan.
 pub const LONG_RUN_SPLIT_DEPTH: u32 = 2;

@@ -5,9 +5,9 @@
 //! checkpoint names its plan (fingerprint) and its shard `I/K`. The run is the plan and `K` that
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
-use super::checkpoint::Checkpoint;
 use super::merge::{self, ShardResult};
 use super::shard::assign;
+use super::RunFile;
 use crate::count::plan::PlanId;
 use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
@@ -119,18 +119,11 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// One file read for the status.
-enum Found {
-    Result(ShardResult),
-    Checkpoint(Checkpoint),
-}
-
-impl Found {
-    fn key(&self) -> Option<(PlanId, u32)> {
-        match self {
-            Found::Result(r) => Some((r.plan.clone(), r.shard.count)),
-            Found::Checkpoint(c) => c.shard.map(|s| (c.plan.clone(), s.count)),
-        }
+/// The run a file belongs to: its plan and shard count (none for a whole count's checkpoint).
+fn key(f: &RunFile) -> Option<(PlanId, u32)> {
+    match f {
+        RunFile::Shard(r) => Some((r.plan.clone(), r.shard.count)),
+        RunFile::Checkpoint(c) => c.shard.map(|s| (c.plan.clone(), s.count)),
     }
 }
 
@@ -138,38 +131,16 @@ impl Found {
 /// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
 /// checkpoint is skipped.
 pub fn status(files: &[PathBuf]) -> Result<Status> {
-    let mut found: Vec<(String, Found)> = Vec::new();
+    let mut found: Vec<(String, RunFile)> = Vec::new();
     for f in files {
-        let name = f.display().to_string();
-        let Some(text) = super::files::read_text(f, "result", super::files::MAX_FILE_BYTES)? else {
-            return Err(Error::Input(format!("cannot read {name}: no such file")));
-        };
-        let format = serde_json::from_str::<serde_json::Value>(text.trim())
-            .ok()
-            .and_then(|v| v.get("format")?.as_str().map(str::to_string));
-        match format.as_deref() {
-            Some(merge::SHARD_FORMAT) => {
-                found.push((name.clone(), Found::Result(merge::parse(&text, &name)?)))
-            }
-            Some(super::checkpoint::FORMAT) => found.push((
-                name.clone(),
-                Found::Checkpoint(Checkpoint::parse(&text, &name)?),
-            )),
-            // One of ours that does not parse (truncated, damaged): say so, as merge and a
-            // resume would. Other JSON files are not part of a run.
-            _ if text.contains(merge::SHARD_FORMAT) => {
-                merge::parse(&text, &name)?;
-            }
-            _ if name.ends_with(".ckpt") || text.contains(super::checkpoint::FORMAT) => {
-                Checkpoint::parse(&text, &name)?;
-            }
-            _ => {}
+        if let Some(r) = RunFile::read(f)? {
+            found.push((f.display().to_string(), r));
         }
     }
     // The run: the (plan, K) most files belong to.
     let mut keys: Vec<((PlanId, u32), usize)> = Vec::new();
     for (_, f) in &found {
-        if let Some(k) = f.key() {
+        if let Some(k) = key(f) {
             match keys.iter_mut().find(|(key, _)| *key == k) {
                 Some((_, c)) => *c += 1,
                 None => keys.push((k, 1)),
@@ -195,12 +166,12 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
     let mut foreign = Vec::new();
     let mut results = Vec::new();
     for (name, f) in found {
-        if f.key().as_ref() != Some(&(plan.clone(), k)) {
+        if key(&f).as_ref() != Some(&(plan.clone(), k)) {
             foreign.push(name);
             continue;
         }
         match f {
-            Found::Result(r) => {
+            RunFile::Shard(r) => {
                 let i = r.shard.index as usize;
                 states[i] = ShardState::Finished {
                     file: name.clone(),
@@ -209,7 +180,7 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
                 };
                 results.push((name, r));
             }
-            Found::Checkpoint(c) => {
+            RunFile::Checkpoint(c) => {
                 let Some(s) = c.shard else { continue };
                 let i = s.index as usize;
                 if matches!(states[i], ShardState::Finished { .. }) {

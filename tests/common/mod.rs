@@ -48,3 +48,12 @@ pub fn stdout_of(args: &[&str]) -> String {
     assert!(out.status.success(), "{args:?}: {out:?}");
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// A fresh empty directory for one test: `nqueens-{group}-{name}-{pid}` under the system's
+/// temporary directory (removed first if a killed run left it).
+pub fn tmpdir(group: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("nqueens-{group}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
