@@ -24,9 +24,11 @@
 //! The method applies to even boards from 4 to 2 × [`quarter::MAX_H`]; `nodes` counts the
 //! half-boards it built (east and west), a measure of its work, not queens placed.
 
+pub mod join;
 pub mod matcher;
 pub mod quarter;
 
+use self::join::{keep_fitting, Lens, Memo, Parts};
 use self::matcher::{count_disjoint, Matcher, Sieve};
 use self::quarter::Quarter;
 use super::engine::Counter;
@@ -58,6 +60,45 @@ struct Middle {
 /// The memory of the process itself (code, pools, buffers): 6.4 MiB peak measured for a
 /// small backtracking count, rounded up.
 const PROCESS: usize = 8 << 20;
+
+/// One side of a row set, to be built into half-boards ([`Quadrants::halves`]).
+#[derive(Debug, Clone, Copy)]
+struct Side<'a> {
+    /// The middle configuration.
+    mid: &'a Middle,
+    /// The side's rows (global).
+    rows: u32,
+    /// East of the middle, or west.
+    east: bool,
+    /// Sort the half-boards by their queens on a long diagonal (an even board's west side).
+    split: bool,
+    /// With `split`, build only those with a queen on a long diagonal.
+    long_only: bool,
+    /// On an odd board, the middle configuration's index: its filtered quarters are kept.
+    memo: Option<u32>,
+}
+
+/// A worker's buffers, kept from one row set to the next (no allocation, no zero-filling
+/// per row set): the quarters kept for a join, and the half-boards of both sides.
+#[derive(Debug, Default)]
+struct Scratch {
+    north: [Parts; 2],
+    south: [Parts; 2],
+    /// The east half-boards (in `east[0]`).
+    east: [Vec<u64>; 3],
+    /// The west half-boards, by queens on a long diagonal on an even board, else in `west[0]`.
+    west: [Vec<u64>; 3],
+    /// An odd board's quarters, filtered for the current middle configuration.
+    memo: Memo,
+}
+
+/// The most a worker's [`Memo`] holds: 256 MiB of filtered quarters (N = 21 keeps about half
+/// that for one middle configuration; past it, the memo is emptied and filled again).
+const MEMO_BYTES: usize = 256 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
 
 /// One choice of east rows under one middle configuration: the unit the method counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,8 +432,8 @@ impl Quadrants {
     }
 
     /// The memory the count is estimated to need with `threads` workers: the process itself,
-    /// the quarter table, the plan, and per worker the largest row set's half-boards and
-    /// matcher (bounded from the quarter table on a sample of row sets, times 4 for the ones
+    /// the quarter table, the plan, and per worker its filtered quarters (odd boards) and the
+    /// largest row set's half-boards and matcher (bounded from the quarter table on a sample of row sets, times 4 for the ones
     /// not sampled and the allocator's slack).
     pub fn memory_estimate(&self, threads: usize) -> u64 {
         let bits = 2 * (2 * self.h - 1);
@@ -411,24 +452,47 @@ impl Quadrants {
             .unwrap_or(0);
         let plan = self.rowsets.len() * std::mem::size_of::<RowSet>()
             + self.tasks.len() * (std::mem::size_of::<QTask>() + 64);
-        (PROCESS + self.bytes() + plan + threads * 4 * per_task) as u64
+        (PROCESS + self.bytes() + plan + threads * (4 * per_task + self.memo_bytes())) as u64
     }
 
-    /// The match keys of the half-boards of middle configuration `mid` whose rows are `rows`
-    /// (global), east of the middle or west. `south` is scratch space.
+    /// The match keys of the half-boards of `side` (its middle configuration, on its rows,
+    /// east of the middle or west), appended to `out[0]`.
     ///
-    /// With `long_only` (an even board's west side), only half-boards with a queen on a long
-    /// diagonal are wanted: a north quarter without one on the main diagonal is joined only
-    /// with south quarters that have one on the anti-diagonal.
-    fn halves(
-        &self,
-        mid: &Middle,
-        rows: u32,
-        east: bool,
-        long_only: bool,
-        south_parts: &mut Vec<(u64, u64)>,
-        out: &mut Vec<u64>,
-    ) {
+    /// With `side.split` (an even board's west side), the half-boards go to `out[k]` by the
+    /// number `k` of their queens on a long diagonal: the main one (`r = c`) crosses only the
+    /// north-west quarter, the anti-diagonal only the south-west. With `side.long_only`, those
+    /// with none are not built.
+    fn halves(&self, side: Side, s: &mut Scratch, out: &mut [Vec<u64>; 3]) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::count::kernel::isa() >= crate::count::kernel::Isa::Avx2 {
+            // SAFETY: the CPU has AVX2, popcnt, bmi1 and bmi2.
+            unsafe { self.halves_avx2(side, s, out) };
+            return;
+        }
+        self.halves_with::<false>(side, s, out);
+    }
+
+    /// [`Quadrants::halves`] compiled for AVX2, with its four-pair join.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, popcnt, bmi1 and bmi2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    unsafe fn halves_avx2(&self, side: Side, s: &mut Scratch, out: &mut [Vec<u64>; 3]) {
+        self.halves_with::<true>(side, s, out);
+    }
+
+    /// [`Quadrants::halves`], joining with AVX2 if `AVX2` (only called so on a CPU that has it).
+    #[inline(always)]
+    fn halves_with<const AVX2: bool>(&self, side: Side, s: &mut Scratch, out: &mut [Vec<u64>; 3]) {
+        let Side {
+            mid,
+            rows,
+            east,
+            split,
+            long_only,
+            memo,
+        } = side;
         let (n, h, far) = (self.n, self.h, self.far);
         let full = (1u32 << h) - 1;
         let (north, south) = (rows & full, rows >> far & full);
@@ -438,54 +502,109 @@ impl Quadrants {
         // Match key: both families' diagonals from n - h on, 2h - 1 of each.
         let (lo, kw) = (n - h, 2 * h - 1);
         let kmask = (1u64 << kw) - 1;
-        let key = |d1: u64, d2: u64| (d1 >> lo & kmask) | (d2 >> lo & kmask) << kw;
         // North-south test: the diagonals both quarters can reach, `w` of each family.
         let w = 2 * h - 1 - far;
         let wmask = (1u64 << w) - 1;
-        let meet = |d1: u64, d2: u64| (d1 >> b1 & wmask) | (d2 >> b2 & wmask) << w;
         let (f1, f2) = (mid.d1, mid.d2);
+        let long = n - 1;
         for &cols in self.column_sets(free, north.count_ones()) {
             let top = self.quarter.get(north, cols);
             let bottom = self.quarter.get(south, free & !cols);
             if top.is_empty() || bottom.is_empty() {
                 continue;
             }
-            south_parts.clear();
-            let mut anti = 0;
-            for &[x1, x2] in bottom {
-                let (m1, m2) = ((x1 as u64) << b1, (x2 as u64) << b2);
-                if m1 & f1 | m2 & f2 == 0 {
-                    south_parts.push((meet(m1, m2), key(m1, m2)));
-                    // Those with a queen on the anti-diagonal first.
-                    if long_only && m1 >> (n - 1) & 1 == 1 {
-                        let last = south_parts.len() - 1;
-                        south_parts.swap(anti, last);
-                        anti += 1;
+            // The quarters that miss the middle queens' diagonals, by their queens on a long
+            // diagonal when split: the south-west ones on the anti-diagonal, the north-west
+            // ones on the main diagonal.
+            let lens = |s1, s2| Lens {
+                s1,
+                s2,
+                b1,
+                b2,
+                lo,
+                kw,
+                kmask,
+                w,
+                wmask,
+                f1,
+                f2,
+            };
+            // South-west quarters split by their queen on the anti-diagonal, north-west ones
+            // by theirs on the main diagonal.
+            let (on_south, on_north) = if split {
+                (Some((true, long)), Some((false, long)))
+            } else {
+                (None, None)
+            };
+            if let Some(owner) = memo {
+                // An odd board: one list per side and quarter, filtered once per middle
+                // configuration (no split: no long diagonals to weigh).
+                let base = usize::from(east) << 1;
+                let slot = |q: usize, r: u32, c: u32| (base + q) << (2 * h) | (r << h | c) as usize;
+                s.memo.begin(owner, 4 << (2 * h), self.memo_cap());
+                s.memo.room(top.len() + bottom.len());
+                let lower = s
+                    .memo
+                    .fit(slot(1, south, free & !cols), bottom, lens(b1, b2));
+                let upper = s.memo.fit(slot(0, north, cols), top, lens(t1, t2));
+                let ((meets, keys), (tops, top_keys)) = (s.memo.get(lower), s.memo.get(upper));
+                for (&mt, &kt) in tops.iter().zip(top_keys) {
+                    Self::join_one::<AVX2>(mt, kt, meets, keys, &mut out[0]);
+                }
+                continue;
+            }
+            keep_fitting(bottom, lens(b1, b2), on_south, &mut s.south);
+            keep_fitting(top, lens(t1, t2), on_north, &mut s.north);
+            for i in 0..2 {
+                let (tops, top_keys) = s.north[i].kept();
+                for j in 0..2 {
+                    if long_only && i + j == 0 {
+                        continue;
+                    }
+                    let (meets, keys) = s.south[j].kept();
+                    if meets.is_empty() {
+                        continue;
+                    }
+                    let o = &mut out[i + j];
+                    for (&mt, &kt) in tops.iter().zip(top_keys) {
+                        Self::join_one::<AVX2>(mt, kt, meets, keys, o);
                     }
                 }
             }
-            for &[a1, a2] in top {
-                let (n1, n2) = ((a1 as u64) << t1, (a2 as u64) << t2);
-                if n1 & f1 | n2 & f2 != 0 {
-                    continue;
-                }
-                let (mt, kt) = (meet(n1, n2), key(n1, n2));
-                let wanted = if long_only && n2 >> (n - 1) & 1 == 0 {
-                    &south_parts[..anti]
-                } else {
-                    &south_parts[..]
-                };
-                // Branch-free: every pair is written, and the end moves on only past those
-                // whose diagonals do not meet (a third of them at N = 18: a branch on the
-                // test mispredicts often).
-                let mut len = out.len();
-                out.resize(len + wanted.len(), 0);
-                for &(mb, kb) in wanted {
-                    out[len] = kt | kb;
-                    len += usize::from(mt & mb == 0);
-                }
-                out.truncate(len);
-            }
+        }
+    }
+
+    /// The half-boards one north quarter makes with the south ones ([`join::join_portable`]),
+    /// with AVX2 if `AVX2` (only called so on a CPU that has it).
+    #[inline(always)]
+    fn join_one<const AVX2: bool>(
+        mt: u64,
+        kt: u64,
+        meets: &[u64],
+        keys: &[u64],
+        out: &mut Vec<u64>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: only instantiated with `AVX2` on a CPU that has it.
+            unsafe { join::join_avx2(mt, kt, meets, keys, out) };
+            return;
+        }
+        join::join_portable(mt, kt, meets, keys, out);
+    }
+
+    /// The most filtered quarters a worker keeps for an odd board ([`join::Memo`]): all four
+    /// quadrants' lists, up to [`MEMO_BYTES`].
+    fn memo_cap(&self) -> usize {
+        (4 * self.quarter.len()).min(MEMO_BYTES / 16)
+    }
+
+    /// The bytes a worker's memo of filtered quarters holds at most (odd boards only).
+    fn memo_bytes(&self) -> usize {
+        if self.n.is_multiple_of(2) {
+            0
+        } else {
+            Memo::bytes_for(4 << (2 * self.h), self.memo_cap())
         }
     }
 
@@ -503,7 +622,7 @@ impl Quadrants {
 
     /// The weighted count of the solutions of row set `r` (its weight included), and the
     /// half-boards built.
-    fn count_rowset(&self, r: &RowSet) -> (u128, u64) {
+    fn count_rowset(&self, r: &RowSet, s: &mut Scratch) -> (u128, u64) {
         let RowSet {
             middle,
             east,
@@ -511,7 +630,6 @@ impl Quadrants {
             open,
         } = *r;
         let mid = &self.middles[middle as usize];
-        let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
         let even = self.n.is_multiple_of(2);
         let mut east_side = *mid;
         if even {
@@ -521,35 +639,45 @@ impl Quadrants {
             east_side.d2 |= 1 << (self.n - 1);
         }
         let west = mid.rows & !east;
-        self.halves(&east_side, east, true, false, &mut scratch, &mut a);
+        let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
+        a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
+        let memo = (!even).then_some(u32::from(middle));
+        let side = |mid, rows, east, split, long_only, memo| Side {
+            mid,
+            rows,
+            east,
+            split,
+            long_only,
+            memo,
+        };
+        self.halves(side(&east_side, east, true, false, false, memo), s, &mut a);
         let bits = 2 * (2 * self.h - 1);
-        if !even {
-            self.halves(mid, west, false, false, &mut scratch, &mut b);
-            let built = (a.len() + b.len()) as u64;
+        let result = if !even {
+            self.halves(side(mid, west, false, false, false, memo), s, &mut b);
+            let built = (a[0].len() + b[0].len()) as u64;
             // Store the smaller side: building the tables costs more per pattern than a query.
-            if a.len() > b.len() {
-                std::mem::swap(&mut a, &mut b);
-            }
-            let found = count_disjoint(&a, &b, bits) as u128;
-            return (found * weight as u128, built);
-        }
-        // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1) and
-        // 3h - 2 (main diagonal, r = c). East keeps no queen on either (on the main diagonal
-        // in the south-east, the anti-diagonal in the north-east); each west queen on one
-        // stands for 2 solutions (half turn, transposes); with none, `open` says.
-        let long = (1u64 << (self.h - 1)) | 1 << (3 * self.h - 2);
-        let mut by_weight: [Vec<u64>; 3] = Default::default();
-        self.halves(mid, west, false, open == 0, &mut scratch, &mut b);
-        for k in b {
-            by_weight[(k & long).count_ones() as usize].push(k);
-        }
-        let built = (a.len() + by_weight.iter().map(Vec::len).sum::<usize>()) as u64;
-        let sieve = Sieve::new(&a, &by_weight[1], bits);
-        let count = |q: &[u64]| sieve.count(q) as u128;
-        let found = open as u128 * count(&by_weight[0])
-            + 2 * count(&by_weight[1])
-            + 4 * count(&by_weight[2]);
-        (found * weight as u128, built)
+            let (stored, queries) = if a[0].len() > b[0].len() {
+                (&b[0], &a[0])
+            } else {
+                (&a[0], &b[0])
+            };
+            let found = count_disjoint(stored, queries, bits) as u128;
+            (found * weight as u128, built)
+        } else {
+            // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1)
+            // and 3h - 2 (main diagonal, r = c). East keeps no queen on either (on the main
+            // diagonal in the south-east, the anti-diagonal in the north-east); each west
+            // queen on one stands for 2 solutions (half turn, transposes); with none, `open`
+            // says.
+            self.halves(side(mid, west, false, true, open == 0, None), s, &mut b);
+            let built = (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64;
+            let sieve = Sieve::new(&a[0], &b[1], bits);
+            let count = |q: &[u64]| sieve.count(q) as u128;
+            let found = open as u128 * count(&b[0]) + 2 * count(&b[1]) + 4 * count(&b[2]);
+            (found * weight as u128, built)
+        };
+        (s.east, s.west) = (a, b);
+        result
     }
 
     /// An upper bound of the half-boards on `rows` with the half's free columns `free`: the
@@ -585,10 +713,11 @@ impl Counter for Quadrants {
             .map(|&i| match self.tasks[i as usize] {
                 QTask::Rows { start, len } => {
                     let rows = &self.rowsets[start as usize..(start + len) as usize];
-                    let (total, built) = rows
-                        .iter()
-                        .map(|r| self.count_rowset(r))
-                        .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2));
+                    let (total, built) = SCRATCH.with_borrow_mut(|s| {
+                        rows.iter()
+                            .map(|r| self.count_rowset(r, s))
+                            .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2))
+                    });
                     Tally {
                         total,
                         // Burnside: unique = (total + 2 sym90 + sym180) / 8, as the orbit
@@ -645,6 +774,42 @@ mod tests {
         }
         assert!(Quadrants::new(3).is_err());
         assert!(Quadrants::new(24).is_err());
+    }
+
+    /// The portable build of the half-boards (what a CPU without AVX2 runs) against the one
+    /// this CPU dispatches to, on every row set and side of small boards.
+    #[test]
+    fn the_portable_and_dispatched_half_boards_agree() {
+        for n in [10u32, 11, 12] {
+            let q = Quadrants::new(n).unwrap();
+            let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
+            for r in &q.rowsets {
+                let mid = &q.middles[r.middle as usize];
+                let odd = (n % 2 == 1).then_some(u32::from(r.middle));
+                for (rows, east, split) in [
+                    (r.east, true, false),
+                    (mid.rows & !r.east, false, n % 2 == 0),
+                ] {
+                    for long_only in [false, split] {
+                        let side = Side {
+                            mid,
+                            rows,
+                            east,
+                            split,
+                            long_only,
+                            memo: odd,
+                        };
+                        let (mut a, mut b): ([Vec<u64>; 3], [Vec<u64>; 3]) = Default::default();
+                        q.halves_with::<false>(side, &mut s1, &mut a);
+                        q.halves(side, &mut s2, &mut b);
+                        for v in a.iter_mut().chain(b.iter_mut()) {
+                            v.sort_unstable();
+                        }
+                        assert_eq!(a, b, "n={n} {r:?} east={east} long_only={long_only}");
+                    }
+                }
+            }
+        }
     }
 
     /// Each task's count against the solutions themselves (enumerated by backtracking): a
@@ -705,7 +870,7 @@ mod tests {
                     .map(|((_, _, w), c)| c * if *w == u32::MAX { open } else { *w } as u128)
                     .sum::<u128>()
                     * weight as u128;
-                let (got, _) = q.count_rowset(t);
+                let (got, _) = q.count_rowset(t, &mut Scratch::default());
                 assert_eq!(got, expected, "n={n} {t:?}");
                 sum += got;
             }

@@ -64,6 +64,16 @@ impl Quarter {
         (self.start[key + 1] - self.start[key]) as usize
     }
 
+    /// How many placements the table holds.
+    pub fn len(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// Whether the table holds no placement (never: the empty placement is one).
+    pub fn is_empty(&self) -> bool {
+        self.diags.is_empty()
+    }
+
     /// Memory the table holds, in bytes.
     pub fn bytes(&self) -> usize {
         self.start.len() * 4 + self.diags.len() * 8
