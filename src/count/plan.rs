@@ -72,7 +72,7 @@ pub enum Algorithm {
     /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
     /// ([`crate::internals::quadrants`]); N from 4 to 23, no placed queens.
     Quadrants,
-    /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 19 (up to
+    /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 17 (up to
     /// 23, without placed queens), else `symmetric` (`plain` with placed queens). The
     /// crossover was measured (docs/PERFORMANCE.md).
     Auto,
@@ -92,7 +92,7 @@ impl Algorithm {
         let quadrants = if n.is_multiple_of(2) {
             n >= 16
         } else {
-            n >= 19
+            n >= 17
         };
         match () {
             _ if placed => Algorithm::Plain,
