@@ -15,23 +15,14 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// Empties the parts and makes room for `n` candidates (and the four lanes an AVX2
-    /// store may write past the last).
+    /// Empties the parts and makes room for `n` candidates.
     #[inline]
     pub fn start(&mut self, n: usize) {
         self.len = 0;
-        if self.meets.len() < n + 4 {
-            self.meets.resize(n + 4, 0);
-            self.keys.resize(n + 4, 0);
+        if self.meets.len() < n {
+            self.meets.resize(n, 0);
+            self.keys.resize(n, 0);
         }
-    }
-
-    /// Writes a candidate at the end, which moves on past it only when `keep`.
-    #[inline(always)]
-    pub fn offer(&mut self, meet: u64, key: u64, keep: bool) {
-        self.meets[self.len] = meet;
-        self.keys[self.len] = key;
-        self.len += usize::from(keep);
     }
 
     /// The kept candidates' meets and keys.
@@ -62,6 +53,18 @@ pub struct Lens {
     pub f2: u64,
 }
 
+impl Lens {
+    /// A quarter's global diagonals, its meet and its key, and whether it misses the middle
+    /// queens' diagonals.
+    #[inline(always)]
+    fn see(&self, [x1, x2]: [u32; 2]) -> ([u64; 2], u64, u64, bool) {
+        let (m1, m2) = ((x1 as u64) << self.s1, (x2 as u64) << self.s2);
+        let meet = (m1 >> self.b1 & self.wmask) | (m2 >> self.b2 & self.wmask) << self.w;
+        let key = (m1 >> self.lo & self.kmask) | (m2 >> self.lo & self.kmask) << self.kw;
+        ([m1, m2], meet, key, m1 & self.f1 | m2 & self.f2 == 0)
+    }
+}
+
 /// Offers every quarter of `quarters` seen through `l` to `parts` (emptied first), kept
 /// when it misses the middle queens' diagonals; with `split = Some((in_d1, bit))`, those with
 /// a queen on global diagonal `bit` (of `d1` if `in_d1`, else of `d2`) go to `parts[1]`, the
@@ -74,10 +77,14 @@ pub fn keep_fitting(
     parts: &mut [Parts; 2],
 ) {
     let n = quarters.len();
-    for p in parts.iter_mut() {
-        p.start(n);
-    }
     let [a, b] = parts;
+    a.start(n);
+    b.len = 0;
+    let Some((in_d1, bit)) = split else {
+        a.len = fit_into(quarters, l, &mut a.meets, &mut a.keys);
+        return;
+    };
+    b.start(n);
     let (am, ak, bm, bk) = (
         &mut a.meets[..n],
         &mut a.keys[..n],
@@ -85,30 +92,19 @@ pub fn keep_fitting(
         &mut b.keys[..n],
     );
     let (mut la, mut lb) = (0, 0);
-    for &[x1, x2] in quarters {
-        let (m1, m2) = ((x1 as u64) << l.s1, (x2 as u64) << l.s2);
-        let meet = (m1 >> l.b1 & l.wmask) | (m2 >> l.b2 & l.wmask) << l.w;
-        let key = (m1 >> l.lo & l.kmask) | (m2 >> l.lo & l.kmask) << l.kw;
-        let ok = m1 & l.f1 | m2 & l.f2 == 0;
+    for &x in quarters {
+        let ([m1, m2], meet, key, ok) = l.see(x);
+        let on = (if in_d1 { m1 } else { m2 }) >> bit & 1 == 1;
         // SAFETY: `la` and `lb` count kept quarters among the ones before this: both are
         // below `n`, the length of all four slices.
         unsafe {
             *am.get_unchecked_mut(la) = meet;
             *ak.get_unchecked_mut(la) = key;
+            *bm.get_unchecked_mut(lb) = meet;
+            *bk.get_unchecked_mut(lb) = key;
         }
-        match split {
-            None => la += usize::from(ok),
-            Some((in_d1, bit)) => {
-                let on = (if in_d1 { m1 } else { m2 }) >> bit & 1 == 1;
-                // SAFETY: as above.
-                unsafe {
-                    *bm.get_unchecked_mut(lb) = meet;
-                    *bk.get_unchecked_mut(lb) = key;
-                }
-                la += usize::from(ok && !on);
-                lb += usize::from(ok && on);
-            }
-        }
+        la += usize::from(ok && !on);
+        lb += usize::from(ok && on);
     }
     (a.len, b.len) = (la, lb);
 }
@@ -120,15 +116,15 @@ pub fn fit_into(quarters: &[[u32; 2]], l: Lens, meets: &mut [u64], keys: &mut [u
     let n = quarters.len();
     let (meets, keys) = (&mut meets[..n], &mut keys[..n]);
     let mut len = 0;
-    for &[x1, x2] in quarters {
-        let (m1, m2) = ((x1 as u64) << l.s1, (x2 as u64) << l.s2);
+    for &x in quarters {
+        let (_, meet, key, ok) = l.see(x);
         // SAFETY: `len` counts the kept quarters before this one: below `n`, the slices'
         // length.
         unsafe {
-            *meets.get_unchecked_mut(len) = (m1 >> l.b1 & l.wmask) | (m2 >> l.b2 & l.wmask) << l.w;
-            *keys.get_unchecked_mut(len) = (m1 >> l.lo & l.kmask) | (m2 >> l.lo & l.kmask) << l.kw;
+            *meets.get_unchecked_mut(len) = meet;
+            *keys.get_unchecked_mut(len) = key;
         }
-        len += usize::from(m1 & l.f1 | m2 & l.f2 == 0);
+        len += usize::from(ok);
     }
     len
 }
@@ -328,17 +324,5 @@ mod tests {
                 assert_eq!(b, want, "AVX2, n={n}");
             }
         }
-    }
-
-    #[test]
-    fn parts_keep_what_is_offered_to_keep() {
-        let mut p = Parts::default();
-        p.start(3);
-        p.offer(1, 10, true);
-        p.offer(2, 20, false);
-        p.offer(3, 30, true);
-        assert_eq!(p.kept(), (&[1u64, 3][..], &[10u64, 30][..]));
-        p.start(1);
-        assert_eq!(p.kept().0.len(), 0);
     }
 }

@@ -260,11 +260,11 @@ pub const MAX_CUTS: u32 = 6;
 /// Stored patterns below which no cut is considered.
 pub const CUT_MIN: usize = 16 * BLOCK;
 
-/// The bit positions no stored pattern has, dropped from patterns and queries before they
-/// are matched when that saves a chunk: such a bit never makes a conflict. (An even board's
-/// east side has no queen on a long diagonal, an odd board's sides none on the middle
-/// queens' diagonals: 2 to 4 of the key's bits, which at N = 19, 20 and 21 is one chunk of
-/// lookups less per query and block.)
+/// Bit positions that can never make a conflict, dropped from patterns and queries before they
+/// are matched when that saves a chunk: the bits no stored pattern has (an even board's east
+/// side has no queen on a long diagonal, an odd board's sides none on the middle queens'
+/// diagonals: 2 to 4 of the key's bits, one chunk of lookups less per query and block at
+/// N = 19, 20 and 21), and the [`Sieve`]'s cut bits.
 #[derive(Debug, Clone, Default)]
 struct Squeeze {
     /// The dropped positions, highest first.
@@ -329,7 +329,10 @@ impl Sieve {
         } else {
             cut_bits(stored, queries, bits)
         };
-        let live = stored.iter().fold(0, |a, &p| a | p);
+        // A cut bit never conflicts inside a bucket either: the bucket's patterns all lack it,
+        // or the queries it meets all do. It can be dropped like the bits no pattern has.
+        let cuts = positions.iter().fold(0u64, |a, &b| a | 1 << b);
+        let live = stored.iter().fold(0, |a, &p| a | p) & !cuts;
         let (squeeze, left) = Squeeze::new(live, bits, stored.len());
         let mut by = vec![Vec::new(); 1 << positions.len()];
         for &p in stored {
