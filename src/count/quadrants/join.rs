@@ -15,20 +15,23 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// Empties the parts and makes room for `n` candidates.
+    /// Empties the parts and makes room for `n` candidates, and the padding [`join_avx2`]
+    /// reads past them.
     #[inline]
     pub fn start(&mut self, n: usize) {
         self.len = 0;
-        if self.meets.len() < n {
-            self.meets.resize(n, 0);
-            self.keys.resize(n, 0);
+        if self.meets.len() < n + 3 {
+            self.meets.resize(n + 3, 0);
+            self.keys.resize(n + 3, 0);
         }
     }
 
-    /// The kept candidates' meets and keys.
+    /// The kept candidates' meets and keys, padded to a multiple of four (the padding is
+    /// not theirs), and how many they are.
     #[inline(always)]
-    pub fn kept(&self) -> (&[u64], &[u64]) {
-        (&self.meets[..self.len], &self.keys[..self.len])
+    pub fn kept(&self) -> (&[u64], &[u64], usize) {
+        let padded = self.len.next_multiple_of(4);
+        (&self.meets[..padded], &self.keys[..padded], self.len)
     }
 }
 
@@ -196,10 +199,13 @@ impl Memo {
         (at, kept)
     }
 
-    /// The meets and keys of a range [`Memo::fit`] returned.
+    /// The meets and keys of a range [`Memo::fit`] returned, padded to a multiple of four as
+    /// [`Parts::kept`], and how many they are.
     #[inline(always)]
-    pub fn get(&self, (at, len): (usize, usize)) -> (&[u64], &[u64]) {
-        (&self.meets[at..at + len], &self.keys[at..at + len])
+    pub fn get(&self, (at, len): (usize, usize)) -> (&[u64], &[u64], usize) {
+        // The arena had room for the whole list and 4 more when the range was filtered.
+        let end = at + len.next_multiple_of(4);
+        (&self.meets[at..end], &self.keys[at..end], len)
     }
 }
 
@@ -207,10 +213,17 @@ impl Memo {
 /// common with `top_meet`: the half-boards one north quarter makes with the south ones. One
 /// pair at a time, for any CPU ([`join_avx2`] does four).
 #[inline(always)]
-pub fn join_portable(top_meet: u64, top_key: u64, meets: &[u64], keys: &[u64], out: &mut Vec<u64>) {
+pub fn join_portable(
+    top_meet: u64,
+    top_key: u64,
+    meets: &[u64],
+    keys: &[u64],
+    n: usize,
+    out: &mut Vec<u64>,
+) {
     let mut len = out.len();
-    out.resize(len + meets.len(), 0);
-    for (&m, &k) in meets.iter().zip(keys) {
+    out.resize(len + n, 0);
+    for (&m, &k) in meets[..n].iter().zip(&keys[..n]) {
         out[len] = top_key | k;
         len += usize::from(top_meet & m == 0);
     }
@@ -240,7 +253,8 @@ static COMPRESS: [[u32; 8]; 16] = {
 
 /// [`join_portable`] four pairs at a time: test four meets, OR the top key onto four keys, move the
 /// kept ones to the front of the register (a permutation looked up by the test's mask) and
-/// store all four; the end moves on by the number kept.
+/// store all four; the end moves on by the number kept. The last group reads the padding past
+/// `n` (so `meets` and `keys` hold at least `n` rounded up to four) and keeps none of it.
 ///
 /// # Safety
 /// The CPU must have AVX2 and popcnt.
@@ -252,36 +266,38 @@ pub unsafe fn join_avx2(
     top_key: u64,
     meets: &[u64],
     keys: &[u64],
+    n: usize,
     out: &mut Vec<u64>,
 ) {
     use std::arch::x86_64::*;
-    let n = meets.len().min(keys.len());
-    let quads = n / 4;
+    let quads = n.div_ceil(4);
+    assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
     // Each store writes four lanes, of which the ones past the kept are overwritten next.
-    out.reserve(n + 4);
+    out.reserve(4 * quads);
     let mut len = out.len();
     let base = out.as_mut_ptr();
     let tm = _mm256_set1_epi64x(top_meet as i64);
     let tk = _mm256_set1_epi64x(top_key as i64);
     let zero = _mm256_setzero_si256();
     for q in 0..quads {
-        // SAFETY: `4 q + 3 < n` for both inputs; the store's four lanes end at most at
-        // `len + 4 <= old len + n + 4`, within the capacity reserved.
+        // The last group's lanes past `n` are padding: never kept.
+        let valid = if 4 * q + 4 <= n {
+            15
+        } else {
+            (1 << (n - 4 * q)) - 1
+        };
+        // SAFETY: `4 q + 3 < 4 quads`, within both inputs (asserted); the store's four lanes
+        // end at most at `len + 4 <= old len + 4 quads`, within the capacity reserved.
         unsafe {
             let m = _mm256_loadu_si256(meets.as_ptr().add(4 * q) as *const __m256i);
             let k = _mm256_loadu_si256(keys.as_ptr().add(4 * q) as *const __m256i);
             let hit = _mm256_cmpeq_epi64(_mm256_and_si256(m, tm), zero);
-            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize;
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize & valid;
             let perm = _mm256_loadu_si256(COMPRESS[mask].as_ptr() as *const __m256i);
             let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(k, tk), perm);
             _mm256_storeu_si256(base.add(len) as *mut __m256i, packed);
             len += mask.count_ones() as usize;
         }
-    }
-    for i in 4 * quads..n {
-        // SAFETY: at most `n` pairs are written, within the capacity reserved.
-        unsafe { base.add(len).write(top_key | keys[i]) };
-        len += usize::from(top_meet & meets[i] == 0);
     }
     // SAFETY: the first `len` elements were written (the old ones, then the kept pairs).
     unsafe { out.set_len(len) };
@@ -313,14 +329,21 @@ mod tests {
                         .map(|(_, &k)| k | tk),
                 )
                 .collect();
+            // Padded as the callers' are, with values that would match.
+            let pad = |v: &Vec<u64>| {
+                let mut p = v.clone();
+                p.resize(n.next_multiple_of(4), 0);
+                p
+            };
+            let (meets, keys) = (pad(&meets), pad(&keys));
             let mut a = vec![7];
-            join_portable(tm, tk, &meets, &keys, &mut a);
+            join_portable(tm, tk, &meets, &keys, n, &mut a);
             assert_eq!(a, want, "portable, n={n}");
             #[cfg(target_arch = "x86_64")]
             if crate::count::kernel::isa() >= crate::count::kernel::Isa::Avx2 {
                 let mut b = vec![7];
                 // SAFETY: the CPU has AVX2.
-                unsafe { join_avx2(tm, tk, &meets, &keys, &mut b) };
+                unsafe { join_avx2(tm, tk, &meets, &keys, n, &mut b) };
                 assert_eq!(b, want, "AVX2, n={n}");
             }
         }

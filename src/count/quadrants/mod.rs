@@ -547,27 +547,28 @@ impl Quadrants {
                     .memo
                     .fit(slot(1, south, free & !cols), bottom, lens(b1, b2));
                 let upper = s.memo.fit(slot(0, north, cols), top, lens(t1, t2));
-                let ((meets, keys), (tops, top_keys)) = (s.memo.get(lower), s.memo.get(upper));
-                for (&mt, &kt) in tops.iter().zip(top_keys) {
-                    Self::join_one::<AVX2>(mt, kt, meets, keys, &mut out[0]);
+                let ((meets, keys, len), (tops, top_keys, tops_len)) =
+                    (s.memo.get(lower), s.memo.get(upper));
+                for (&mt, &kt) in tops[..tops_len].iter().zip(top_keys) {
+                    Self::join_one::<AVX2>(mt, kt, meets, keys, len, &mut out[0]);
                 }
                 continue;
             }
             keep_fitting(bottom, lens(b1, b2), on_south, &mut s.south);
             keep_fitting(top, lens(t1, t2), on_north, &mut s.north);
             for i in 0..2 {
-                let (tops, top_keys) = s.north[i].kept();
+                let (tops, top_keys, tops_len) = s.north[i].kept();
                 for j in 0..2 {
                     if long_only && i + j == 0 {
                         continue;
                     }
-                    let (meets, keys) = s.south[j].kept();
-                    if meets.is_empty() {
+                    let (meets, keys, len) = s.south[j].kept();
+                    if len == 0 {
                         continue;
                     }
                     let o = &mut out[i + j];
-                    for (&mt, &kt) in tops.iter().zip(top_keys) {
-                        Self::join_one::<AVX2>(mt, kt, meets, keys, o);
+                    for (&mt, &kt) in tops[..tops_len].iter().zip(top_keys) {
+                        Self::join_one::<AVX2>(mt, kt, meets, keys, len, o);
                     }
                 }
             }
@@ -582,15 +583,16 @@ impl Quadrants {
         kt: u64,
         meets: &[u64],
         keys: &[u64],
+        n: usize,
         out: &mut Vec<u64>,
     ) {
         #[cfg(target_arch = "x86_64")]
         if AVX2 {
             // SAFETY: only instantiated with `AVX2` on a CPU that has it.
-            unsafe { join::join_avx2(mt, kt, meets, keys, out) };
+            unsafe { join::join_avx2(mt, kt, meets, keys, n, out) };
             return;
         }
-        join::join_portable(mt, kt, meets, keys, out);
+        join::join_portable(mt, kt, meets, keys, n, out);
     }
 
     /// The most filtered quarters a worker keeps for an odd board ([`join::Memo`]): all four
