@@ -84,7 +84,7 @@ pub fn keep_fitting(
     a.start(n);
     b.len = 0;
     let Some((in_d1, bit)) = split else {
-        a.len = fit_into(quarters, l, &mut a.meets, &mut a.keys);
+        a.len = fit_into(quarters, l, None, &mut a.meets, &mut a.keys);
         return;
     };
     b.start(n);
@@ -114,34 +114,49 @@ pub fn keep_fitting(
 
 /// The quarters of `quarters` seen through `l` that miss the middle queens' diagonals, written
 /// to the front of `meets` and `keys` (at least as long as `quarters`); returns how many.
+/// With `class = Some((in_d1, bit, on))`, only those whose queen on global diagonal `bit` (of
+/// `d1` if `in_d1`, else `d2`) is there if `on`, absent if not.
 #[inline(always)]
-pub fn fit_into(quarters: &[[u32; 2]], l: Lens, meets: &mut [u64], keys: &mut [u64]) -> usize {
+pub fn fit_into(
+    quarters: &[[u32; 2]],
+    l: Lens,
+    class: Option<(bool, u32, bool)>,
+    meets: &mut [u64],
+    keys: &mut [u64],
+) -> usize {
     let n = quarters.len();
     let (meets, keys) = (&mut meets[..n], &mut keys[..n]);
     let mut len = 0;
     for &x in quarters {
-        let (_, meet, key, ok) = l.see(x);
+        let ([m1, m2], meet, key, ok) = l.see(x);
+        let fits = match class {
+            None => ok,
+            Some((in_d1, bit, on)) => ok && ((if in_d1 { m1 } else { m2 }) >> bit & 1 == 1) == on,
+        };
         // SAFETY: `len` counts the kept quarters before this one: below `n`, the slices'
         // length.
         unsafe {
             *meets.get_unchecked_mut(len) = meet;
             *keys.get_unchecked_mut(len) = key;
         }
-        len += usize::from(ok);
+        len += usize::from(fits);
     }
     len
 }
 
-/// The quarters filtered for one middle configuration of an odd board, kept while a worker
-/// counts its row sets: a quarter list is read by many row sets of one configuration (34 times
-/// on average at N = 17), and filtering it again each time cost more than joining.
+/// The quarters filtered for one middle configuration, kept while a worker counts its row
+/// sets: a quarter list is read by many row sets of one configuration (34 times on average at
+/// N = 17), and filtering it again each time cost more than joining. Odd boards use it, and
+/// even boards whose whole filtered table fits under its cap (one configuration: the lists,
+/// split by their queens on a long diagonal on the west side).
 #[derive(Debug, Default)]
 pub struct Memo {
     /// The configuration the entries are for.
-    owner: Option<u32>,
+    owner: Option<(u64, u32)>,
     /// Per slot (quadrant and quarter list): where its kept quarters start in the arena
-    /// (`u32::MAX`: not filtered yet) and how many there are.
-    slots: Vec<(u32, u32)>,
+    /// (`u32::MAX`: not filtered yet) and how many there are of each class (those without a
+    /// queen on the split diagonal, then those with one; all in the first without a split).
+    slots: Vec<[u32; 3]>,
     meets: Vec<u64>,
     keys: Vec<u64>,
     len: usize,
@@ -152,11 +167,12 @@ pub struct Memo {
 impl Memo {
     /// Bytes a memo of `slots` slots and `cap` quarters holds at most.
     pub fn bytes_for(slots: usize, cap: usize) -> usize {
-        slots * 8 + (cap + 8) * 16
+        slots * 12 + (cap + 8) * 16
     }
 
-    /// Keeps the entries if they are `owner`'s, else empties the memo for `owner`.
-    pub fn begin(&mut self, owner: u32, slots: usize, cap: usize) {
+    /// Keeps the entries if they are `owner`'s (a plan's unique id and a middle configuration
+    /// of it), else empties the memo for `owner`.
+    pub fn begin(&mut self, owner: (u64, u32), slots: usize, cap: usize) {
         if self.owner != Some(owner) || self.slots.len() != slots {
             self.owner = Some(owner);
             self.cap = cap;
@@ -166,7 +182,7 @@ impl Memo {
 
     fn empty(&mut self, slots: usize) {
         self.slots.clear();
-        self.slots.resize(slots, (u32::MAX, 0));
+        self.slots.resize(slots, [u32::MAX, 0, 0]);
         self.len = 0;
     }
 
@@ -184,19 +200,48 @@ impl Memo {
         }
     }
 
-    /// The range of the quarters of `slot` that fit, filtering `quarters` through `l` on
-    /// first use (room for them made by [`Memo::room`]).
+    /// The ranges of the quarters of `slot` that fit, by class (see [`keep_fitting`]'s
+    /// `split`), filtering `quarters` through `l` on first use (room for them made by
+    /// [`Memo::room`]).
     #[inline(always)]
-    pub fn fit(&mut self, slot: usize, quarters: &[[u32; 2]], l: Lens) -> (usize, usize) {
-        let (start, len) = self.slots[slot];
-        if start != u32::MAX {
-            return (start as usize, len as usize);
-        }
-        let at = self.len;
-        let kept = fit_into(quarters, l, &mut self.meets[at..], &mut self.keys[at..]);
-        self.len += kept;
-        self.slots[slot] = (at as u32, kept as u32);
-        (at, kept)
+    pub fn fit(
+        &mut self,
+        slot: usize,
+        quarters: &[[u32; 2]],
+        l: Lens,
+        split: Option<(bool, u32)>,
+    ) -> [(usize, usize); 2] {
+        let [start, k0, k1] = self.slots[slot];
+        let (at, k0, k1) = if start != u32::MAX {
+            (start as usize, k0 as usize, k1 as usize)
+        } else {
+            let at = self.len;
+            let class = |on| split.map(|(in_d1, bit)| (in_d1, bit, on));
+            let k0 = fit_into(
+                quarters,
+                l,
+                class(false),
+                &mut self.meets[at..],
+                &mut self.keys[at..],
+            );
+            let k1 = match split {
+                None => 0,
+                Some(_) => {
+                    let from = at + k0;
+                    fit_into(
+                        quarters,
+                        l,
+                        class(true),
+                        &mut self.meets[from..],
+                        &mut self.keys[from..],
+                    )
+                }
+            };
+            self.len += k0 + k1;
+            self.slots[slot] = [at as u32, k0 as u32, k1 as u32];
+            (at, k0, k1)
+        };
+        [(at, k0), (at + k0, k1)]
     }
 
     /// The meets and keys of a range [`Memo::fit`] returned, padded to a multiple of four as

@@ -74,7 +74,8 @@ struct Side<'a> {
     split: bool,
     /// With `split`, build only those with a queen on a long diagonal.
     long_only: bool,
-    /// On an odd board, the middle configuration's index: its filtered quarters are kept.
+    /// The middle configuration's index when its filtered quarters are kept
+    /// ([`Quadrants::memo_used`]).
     memo: Option<u32>,
 }
 
@@ -130,6 +131,9 @@ enum QTask {
 /// A plan of the quadrant method and its task counter.
 #[derive(Debug, Clone)]
 pub struct Quadrants {
+    /// Unique in the process: what a worker's [`Memo`] checks before reusing its entries (a
+    /// thread may count several boards, whose plans have the same middle indexes).
+    uid: u64,
     n: u32,
     h: u32,
     /// First row of the south quadrants and first column of the east ones: `N - h`.
@@ -179,7 +183,9 @@ impl Quadrants {
     pub fn new(n: u32) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         let h = n / 2;
+        static PLANS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut q = Quadrants {
+            uid: PLANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             n,
             h,
             far: n - h,
@@ -536,34 +542,34 @@ impl Quadrants {
             } else {
                 (None, None)
             };
-            if let Some(owner) = memo {
-                // An odd board: one list per side and quarter, filtered once per middle
-                // configuration (no split: no long diagonals to weigh).
+            let (north_parts, south_parts) = if let Some(owner) = memo {
+                // One list per side and quarter, filtered once per middle configuration.
                 let base = usize::from(east) << 1;
                 let slot = |q: usize, r: u32, c: u32| (base + q) << (2 * h) | (r << h | c) as usize;
-                s.memo.begin(owner, 4 << (2 * h), self.memo_cap());
-                s.memo.room(top.len() + bottom.len());
-                let lower = s
+                s.memo
+                    .begin((self.uid, owner), 4 << (2 * h), self.memo_cap());
+                // A split list is filtered twice, each class written from where the last
+                // ended: room for the whole list after each.
+                let passes = if split { 2 } else { 1 };
+                s.memo.room(passes * (top.len() + bottom.len()));
+                let lower =
+                    s.memo
+                        .fit(slot(1, south, free & !cols), bottom, lens(b1, b2), on_south);
+                let upper = s
                     .memo
-                    .fit(slot(1, south, free & !cols), bottom, lens(b1, b2));
-                let upper = s.memo.fit(slot(0, north, cols), top, lens(t1, t2));
-                let ((meets, keys, len), (tops, top_keys, tops_len)) =
-                    (s.memo.get(lower), s.memo.get(upper));
-                for (&mt, &kt) in tops[..tops_len].iter().zip(top_keys) {
-                    Self::join_one::<AVX2>(mt, kt, meets, keys, len, &mut out[0]);
-                }
-                continue;
-            }
-            keep_fitting(bottom, lens(b1, b2), on_south, &mut s.south);
-            keep_fitting(top, lens(t1, t2), on_north, &mut s.north);
-            for i in 0..2 {
-                let (tops, top_keys, tops_len) = s.north[i].kept();
-                for j in 0..2 {
-                    if long_only && i + j == 0 {
-                        continue;
-                    }
-                    let (meets, keys, len) = s.south[j].kept();
-                    if len == 0 {
+                    .fit(slot(0, north, cols), top, lens(t1, t2), on_north);
+                (upper.map(|r| s.memo.get(r)), lower.map(|r| s.memo.get(r)))
+            } else {
+                keep_fitting(bottom, lens(b1, b2), on_south, &mut s.south);
+                keep_fitting(top, lens(t1, t2), on_north, &mut s.north);
+                (
+                    [s.north[0].kept(), s.north[1].kept()],
+                    [s.south[0].kept(), s.south[1].kept()],
+                )
+            };
+            for (i, &(tops, top_keys, tops_len)) in north_parts.iter().enumerate() {
+                for (j, &(meets, keys, len)) in south_parts.iter().enumerate() {
+                    if (long_only && i + j == 0) || len == 0 {
                         continue;
                     }
                     let o = &mut out[i + j];
@@ -595,18 +601,26 @@ impl Quadrants {
         join::join_portable(mt, kt, meets, keys, n, out);
     }
 
-    /// The most filtered quarters a worker keeps for an odd board ([`join::Memo`]): all four
-    /// quadrants' lists, up to [`MEMO_BYTES`].
+    /// The most filtered quarters a worker keeps ([`join::Memo`]): all four quadrants' lists,
+    /// up to [`MEMO_BYTES`].
     fn memo_cap(&self) -> usize {
         (4 * self.quarter.len()).min(MEMO_BYTES / 16)
     }
 
-    /// The bytes a worker's memo of filtered quarters holds at most (odd boards only).
+    /// Whether workers keep their filtered quarters: always on an odd board (the lists are
+    /// read again by the row sets of each middle configuration), on an even board only when
+    /// all of them fit under the cap (up to N = 18; at N = 20 refilling would cost more than
+    /// it saves).
+    fn memo_used(&self) -> bool {
+        !self.n.is_multiple_of(2) || 4 * self.quarter.len() <= MEMO_BYTES / 16
+    }
+
+    /// The bytes a worker's memo of filtered quarters holds at most.
     fn memo_bytes(&self) -> usize {
-        if self.n.is_multiple_of(2) {
-            0
-        } else {
+        if self.memo_used() {
             Memo::bytes_for(4 << (2 * self.h), self.memo_cap())
+        } else {
+            0
         }
     }
 
@@ -643,7 +657,7 @@ impl Quadrants {
         let west = mid.rows & !east;
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
-        let memo = (!even).then_some(u32::from(middle));
+        let memo = self.memo_used().then_some(u32::from(middle));
         let side = |mid, rows, east, split, long_only, memo| Side {
             mid,
             rows,
@@ -671,7 +685,7 @@ impl Quadrants {
             // diagonal in the south-east, the anti-diagonal in the north-east); each west
             // queen on one stands for 2 solutions (half turn, transposes); with none, `open`
             // says.
-            self.halves(side(mid, west, false, true, open == 0, None), s, &mut b);
+            self.halves(side(mid, west, false, true, open == 0, memo), s, &mut b);
             let built = (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64;
             let sieve = Sieve::new(&a[0], &b[1], bits);
             let count = |q: &[u64]| sieve.count(q) as u128;
@@ -787,27 +801,31 @@ mod tests {
             let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
             for r in &q.rowsets {
                 let mid = &q.middles[r.middle as usize];
-                let odd = (n % 2 == 1).then_some(u32::from(r.middle));
-                for (rows, east, split) in [
-                    (r.east, true, false),
-                    (mid.rows & !r.east, false, n % 2 == 0),
-                ] {
-                    for long_only in [false, split] {
-                        let side = Side {
-                            mid,
-                            rows,
-                            east,
-                            split,
-                            long_only,
-                            memo: odd,
-                        };
-                        let (mut a, mut b): ([Vec<u64>; 3], [Vec<u64>; 3]) = Default::default();
-                        q.halves_with::<false>(side, &mut s1, &mut a);
-                        q.halves(side, &mut s2, &mut b);
-                        for v in a.iter_mut().chain(b.iter_mut()) {
-                            v.sort_unstable();
+                for memo in [None, Some(u32::from(r.middle))] {
+                    for (rows, east, split) in [
+                        (r.east, true, false),
+                        (mid.rows & !r.east, false, n % 2 == 0),
+                    ] {
+                        for long_only in [false, split] {
+                            let side = Side {
+                                mid,
+                                rows,
+                                east,
+                                split,
+                                long_only,
+                                memo,
+                            };
+                            let (mut a, mut b): ([Vec<u64>; 3], [Vec<u64>; 3]) = Default::default();
+                            q.halves_with::<false>(side, &mut s1, &mut a);
+                            q.halves(side, &mut s2, &mut b);
+                            for v in a.iter_mut().chain(b.iter_mut()) {
+                                v.sort_unstable();
+                            }
+                            assert_eq!(
+                                a, b,
+                                "n={n} {r:?} east={east} long_only={long_only} {memo:?}"
+                            );
                         }
-                        assert_eq!(a, b, "n={n} {r:?} east={east} long_only={long_only}");
                     }
                 }
             }
