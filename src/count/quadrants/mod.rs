@@ -431,7 +431,7 @@ impl Quadrants {
         if needed > limit {
             return Err(refuse(
                 needed,
-                &format!("quarter table and {threads} workers' half-boards"),
+                &format!("quarter table and {threads} workers' filtered quarters and half-boards"),
             ));
         }
         Ok(q)
