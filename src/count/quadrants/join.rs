@@ -186,13 +186,15 @@ impl Memo {
         self.len = 0;
     }
 
-    /// Makes room for `n` more quarters: empties the memo first if they would pass its cap.
-    /// The ranges [`Memo::fit`] returned before are then stale: call it before taking any.
-    pub fn room(&mut self, n: usize) {
+    /// Makes room for `n` more quarters filtered in `passes` passes (a split list is filtered
+    /// once per class, each pass writing from where the last ended and needing room for the
+    /// whole list): empties the memo first if the quarters kept would pass its cap. The
+    /// ranges [`Memo::fit`] returned before are then stale: call it before taking any.
+    pub fn room(&mut self, n: usize, passes: usize) {
         if self.len + n > self.cap {
             self.empty(self.slots.len());
         }
-        let need = self.len + n + 4;
+        let need = self.len + passes * n + 4;
         if self.meets.len() < need {
             let grow = need.max(self.meets.len() * 2).min(self.cap + 8).max(need);
             self.meets.resize(grow, 0);

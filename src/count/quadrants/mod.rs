@@ -548,10 +548,8 @@ impl Quadrants {
                 let slot = |q: usize, r: u32, c: u32| (base + q) << (2 * h) | (r << h | c) as usize;
                 s.memo
                     .begin((self.uid, owner), 4 << (2 * h), self.memo_cap());
-                // A split list is filtered twice, each class written from where the last
-                // ended: room for the whole list after each.
-                let passes = if split { 2 } else { 1 };
-                s.memo.room(passes * (top.len() + bottom.len()));
+                s.memo
+                    .room(top.len() + bottom.len(), if split { 2 } else { 1 });
                 let lower =
                     s.memo
                         .fit(slot(1, south, free & !cols), bottom, lens(b1, b2), on_south);
