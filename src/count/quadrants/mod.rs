@@ -519,9 +519,7 @@ impl Quadrants {
             if top.is_empty() || bottom.is_empty() {
                 continue;
             }
-            // The quarters that miss the middle queens' diagonals, by their queens on a long
-            // diagonal when split: the south-west ones on the anti-diagonal, the north-west
-            // ones on the main diagonal.
+            // Where a quarter with these shifts lands, and the middle queens it must miss.
             let lens = |s1, s2| Lens {
                 s1,
                 s2,
