@@ -238,7 +238,7 @@ fn count_block<const C: usize>(t: &[Lanes], queries: &[u64]) -> u64 {
             one::<C>(t, valid, g[6]),
             one::<C>(t, valid, g[7]),
         ]);
-        k.carry(&e);
+        k.carry(&e, &[0; 4]);
     }
     let mut sums = k.sums();
     for &q in groups.remainder() {
@@ -309,11 +309,11 @@ impl Counters {
         self.add8([a0, b0, a1, b1, a2, b2, a3, b3])
     }
 
-    /// Adds a carry out of `fours` (weight 8) into `eights`, popcounting what carries past it.
+    /// Adds two carries out of `fours` (weight 8) into `eights`, popcounting what carries
+    /// past it.
     #[inline(always)]
-    fn carry(&mut self, f: &Lanes) {
-        let zero = [0u64; 4];
-        let (e, s) = csa(&self.eights, f, &zero);
+    fn carry(&mut self, f0: &Lanes, f1: &Lanes) {
+        let (e, s) = csa(&self.eights, f0, f1);
         self.eights = s;
         add_popcounts(&mut self.sixteens, &e);
     }
@@ -350,9 +350,7 @@ fn count_blocks<const C: usize>(t: &[Lanes], u: &[Lanes], queries: &[u64]) -> u6
     for g in &mut groups {
         let f0 = k.add_pairs::<C>(t, u, valid, &g[..4]);
         let f1 = k.add_pairs::<C>(t, u, valid, &g[4..]);
-        let (e, s) = csa(&k.eights, &f0, &f1);
-        k.eights = s;
-        add_popcounts(&mut k.sixteens, &e);
+        k.carry(&f0, &f1);
     }
     let mut sums = k.sums();
     for &q in groups.remainder() {
