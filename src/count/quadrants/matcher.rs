@@ -9,8 +9,9 @@
 //! Blocks are the outer loop, two at a time: their tables (12–14 KiB each with 6-bit chunks
 //! and 34–42 bits) stay in L1 while every query passes over them, and each query's lookup
 //! offsets, computed once, serve both.
-//! The queries' results are added up bit-wise in carry-save counters (a Harley–Seal sum), so
-//! the lanes are popcounted once per 8 queries rather than once per query and block.
+//! There the queries' results are added up bit-wise in carry-save counters (a Harley–Seal
+//! sum), so the lanes are popcounted once per 8 queries rather than twice per query; a last,
+//! single block is popcounted per query (carry-save sums made N = 18 slower there).
 
 /// Patterns per block: four 64-bit words, one AVX2 register.
 pub const BLOCK: usize = 256;
@@ -206,43 +207,19 @@ fn add_popcounts(sums: &mut [u64; 4], x: &Lanes) {
     }
 }
 
-/// One query against one block (its tables without the valid lanes, and those lanes).
-#[inline(always)]
-fn one<const C: usize>(t: &[Lanes], valid: Lanes, q: u64) -> Lanes {
-    let mut a = valid;
-    for c in 0..C {
-        and(
-            &mut a,
-            &t[c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1))],
-        );
-    }
-    a
-}
-
-/// One block against every query, with `C` chunks, summed in carry-save counters as
-/// [`count_blocks`] does: 8 queries' results at a time.
+/// One block against every query, with `C` chunks.
 #[inline(always)]
 fn count_block<const C: usize>(t: &[Lanes], queries: &[u64]) -> u64 {
     let valid = t[C * COMBOS];
-    let t = &t[..C * COMBOS];
-    let mut k = Counters::default();
-    let mut groups = queries.chunks_exact(8);
-    for g in &mut groups {
-        let e = k.add8([
-            one::<C>(t, valid, g[0]),
-            one::<C>(t, valid, g[1]),
-            one::<C>(t, valid, g[2]),
-            one::<C>(t, valid, g[3]),
-            one::<C>(t, valid, g[4]),
-            one::<C>(t, valid, g[5]),
-            one::<C>(t, valid, g[6]),
-            one::<C>(t, valid, g[7]),
-        ]);
-        k.carry(&e, &[0; 4]);
-    }
-    let mut sums = k.sums();
-    for &q in groups.remainder() {
-        add_popcounts(&mut sums, &one::<C>(t, valid, q));
+    // Per-lane sums, added up once per block: no horizontal sum per query.
+    let mut sums = [0u64; 4];
+    for &q in queries {
+        let mut acc = valid;
+        for c in 0..C {
+            let combo = (q >> (c * CHUNK)) as usize & (COMBOS - 1);
+            and(&mut acc, &t[c * COMBOS + combo]);
+        }
+        add_popcounts(&mut sums, &acc);
     }
     sums.iter().sum()
 }
@@ -263,39 +240,30 @@ fn csa(a: &Lanes, b: &Lanes, c: &Lanes) -> (Lanes, Lanes) {
 /// One query against two blocks (tables without their valid lanes, and those lanes).
 #[inline(always)]
 fn pair<const C: usize>(t: &[Lanes], u: &[Lanes], valid: (Lanes, Lanes), q: u64) -> (Lanes, Lanes) {
-    (one::<C>(t, valid.0, q), one::<C>(u, valid.1, q))
+    let (mut a, mut b) = valid;
+    for c in 0..C {
+        let at = c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1));
+        and(&mut a, &t[at]);
+        and(&mut b, &u[at]);
+    }
+    (a, b)
 }
 
 /// Carry-save counters of lanes: bit `i` of lane `w` counts, in binary across them, the
-/// results so far with that bit set; `sixteens` holds the popcounts of what carried past
-/// `eights`.
+/// results so far with that bit set.
 #[derive(Clone, Copy, Default)]
 struct Counters {
     ones: Lanes,
     twos: Lanes,
     fours: Lanes,
     eights: Lanes,
-    sixteens: [u64; 4],
 }
 
 impl Counters {
-    /// Adds 8 results into ones, twos and fours; returns the carry out of `fours` (weight 8).
+    /// Adds four queries' results against two blocks; returns the carry out of `fours`
+    /// (weight 8).
     #[inline(always)]
-    fn add8(&mut self, v: [Lanes; 8]) -> Lanes {
-        let (c0, s) = csa(&self.ones, &v[0], &v[1]);
-        let (c1, s) = csa(&s, &v[2], &v[3]);
-        let (t0, tw) = csa(&self.twos, &c0, &c1);
-        let (c2, s) = csa(&s, &v[4], &v[5]);
-        let (c3, s) = csa(&s, &v[6], &v[7]);
-        let (t1, tw) = csa(&tw, &c2, &c3);
-        let (f, fo) = csa(&self.fours, &t0, &t1);
-        (self.ones, self.twos, self.fours) = (s, tw, fo);
-        f
-    }
-
-    /// Adds 4 queries' results against two blocks ([`Counters::add8`]).
-    #[inline(always)]
-    fn add_pairs<const C: usize>(
+    fn add_four<const C: usize>(
         &mut self,
         t: &[Lanes],
         u: &[Lanes],
@@ -304,24 +272,22 @@ impl Counters {
     ) -> Lanes {
         let (a0, b0) = pair::<C>(t, u, valid, qs[0]);
         let (a1, b1) = pair::<C>(t, u, valid, qs[1]);
+        let (c0, s) = csa(&self.ones, &a0, &b0);
+        let (c1, s) = csa(&s, &a1, &b1);
+        let (t0, tw) = csa(&self.twos, &c0, &c1);
         let (a2, b2) = pair::<C>(t, u, valid, qs[2]);
         let (a3, b3) = pair::<C>(t, u, valid, qs[3]);
-        self.add8([a0, b0, a1, b1, a2, b2, a3, b3])
-    }
-
-    /// Adds two carries out of `fours` (weight 8) into `eights`, popcounting what carries
-    /// past it.
-    #[inline(always)]
-    fn carry(&mut self, f0: &Lanes, f1: &Lanes) {
-        let (e, s) = csa(&self.eights, f0, f1);
-        self.eights = s;
-        add_popcounts(&mut self.sixteens, &e);
+        let (c2, s) = csa(&s, &a2, &b2);
+        let (c3, s) = csa(&s, &a3, &b3);
+        let (t1, tw) = csa(&tw, &c2, &c3);
+        let (f, fo) = csa(&self.fours, &t0, &t1);
+        (self.ones, self.twos, self.fours) = (s, tw, fo);
+        f
     }
 
     /// The per-lane sums the counters hold.
     #[inline(always)]
-    fn sums(&self) -> [u64; 4] {
-        let mut sums = self.sixteens.map(|x| 16 * x);
+    fn sums(&self, sums: &mut [u64; 4]) {
         for (weight, lanes) in [
             (1, &self.ones),
             (2, &self.twos),
@@ -334,7 +300,6 @@ impl Counters {
                 sums[w] += weight * p[w];
             }
         }
-        sums
     }
 }
 
@@ -346,13 +311,17 @@ fn count_blocks<const C: usize>(t: &[Lanes], u: &[Lanes], queries: &[u64]) -> u6
     let valid = (t[C * COMBOS], u[C * COMBOS]);
     let (t, u) = (&t[..C * COMBOS], &u[..C * COMBOS]);
     let mut k = Counters::default();
+    let mut sixteens = [0u64; 4];
     let mut groups = queries.chunks_exact(8);
     for g in &mut groups {
-        let f0 = k.add_pairs::<C>(t, u, valid, &g[..4]);
-        let f1 = k.add_pairs::<C>(t, u, valid, &g[4..]);
-        k.carry(&f0, &f1);
+        let f0 = k.add_four::<C>(t, u, valid, &g[..4]);
+        let f1 = k.add_four::<C>(t, u, valid, &g[4..]);
+        let (e, s) = csa(&k.eights, &f0, &f1);
+        k.eights = s;
+        add_popcounts(&mut sixteens, &e);
     }
-    let mut sums = k.sums();
+    let mut sums = sixteens.map(|x| 16 * x);
+    k.sums(&mut sums);
     for &q in groups.remainder() {
         let (a, b) = pair::<C>(t, u, valid, q);
         add_popcounts(&mut sums, &a);
