@@ -67,7 +67,6 @@ pub mod internals {
     pub use crate::count::kernel::{self, Found, Isa};
     pub use crate::count::plan::{self, Plan, PlanId, MAX_SPLIT_DEPTH};
     pub use crate::count::progress;
-    pub use crate::count::quadrants::{self, Quadrants};
     pub use crate::count::rotational;
     pub use crate::count::tally::{self, Classes, Tally};
     pub use crate::count::task::{self, Task, TaskKind};

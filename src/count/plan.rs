@@ -70,7 +70,7 @@ pub enum Algorithm {
     #[default]
     Symmetric,
     /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
-    /// ([`crate::internals::quadrants`]); N from 4 to 23, no placed queens.
+    /// (the quadrant method); N from 4 to 23, no placed queens.
     Quadrants,
     /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 17 (up to
     /// 23, without placed queens), else `symmetric` (`plain` with placed queens). The
@@ -96,7 +96,7 @@ impl Algorithm {
         };
         match () {
             _ if placed => Algorithm::Plain,
-            _ if quadrants && n <= 23 => Algorithm::Quadrants,
+            _ if quadrants && n <= super::quadrants::MAX_N => Algorithm::Quadrants,
             _ => Algorithm::Symmetric,
         }
     }

@@ -1,9 +1,8 @@
 //! Joining quarters into half-boards without a branch per candidate: the filters that keep the
-//! quarters fitting the middle queens, and the north-south join, write every candidate and
-//! move their end on only past the ones kept (about half of them at N = 17, a third at
-//! N = 18: a branch on the test would mispredict often). The join does four pairs at a time
-//! with AVX2 where the CPU has it. On an odd board, a worker keeps the quarters filtered for
-//! its current middle configuration ([`Memo`]).
+//! quarters fitting the middle queens ([`keep_fitting`], [`fit_into`]), and the north-south
+//! join ([`join_portable`]; its AVX2 twin does four pairs at a time in `arch/x86.rs`), write
+//! every candidate and move their end on only past the ones kept (about half of them at
+//! N = 17, a third at N = 18: a branch on the test would mispredict often).
 
 /// Quarter placements kept for a join: what each can meet across the half's middle row
 /// (`meets`) and its match key (`keys`), the first `len` of each valid.
@@ -15,7 +14,7 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// Empties the parts and makes room for `n` candidates, and the padding [`join_avx2`]
+    /// Empties the parts and makes room for `n` candidates, and the padding the AVX2 join
     /// reads past them.
     #[inline]
     pub fn start(&mut self, n: usize) {
@@ -144,121 +143,9 @@ pub fn fit_into(
     len
 }
 
-/// The quarters filtered for one middle configuration, kept while a worker counts its row
-/// sets: a quarter list is read by many row sets of one configuration (34 times on average at
-/// N = 17), and filtering it again each time cost more than joining. Odd boards use it, and
-/// even boards whose whole filtered table fits under its cap (one configuration: the lists,
-/// split by their queens on a long diagonal on the west side).
-#[derive(Debug, Default)]
-pub struct Memo {
-    /// The configuration the entries are for.
-    owner: Option<(u64, u32)>,
-    /// Per slot (quadrant and quarter list): where its kept quarters start in the arena
-    /// (`u32::MAX`: not filtered yet) and how many there are of each class (those without a
-    /// queen on the split diagonal, then those with one; all in the first without a split).
-    slots: Vec<[u32; 3]>,
-    meets: Vec<u64>,
-    keys: Vec<u64>,
-    len: usize,
-    /// The most quarters the arena holds: past it, it is emptied and filled again.
-    cap: usize,
-}
-
-impl Memo {
-    /// Bytes a memo of `slots` slots and `cap` quarters holds at most.
-    pub fn bytes_for(slots: usize, cap: usize) -> usize {
-        slots * 12 + (cap + 8) * 16
-    }
-
-    /// Keeps the entries if they are `owner`'s (a plan's unique id and a middle configuration
-    /// of it), else empties the memo for `owner`.
-    pub fn begin(&mut self, owner: (u64, u32), slots: usize, cap: usize) {
-        if self.owner != Some(owner) || self.slots.len() != slots {
-            self.owner = Some(owner);
-            self.cap = cap;
-            self.empty(slots);
-        }
-    }
-
-    fn empty(&mut self, slots: usize) {
-        self.slots.clear();
-        self.slots.resize(slots, [u32::MAX, 0, 0]);
-        self.len = 0;
-    }
-
-    /// Makes room for `n` more quarters filtered in `passes` passes (a split list is filtered
-    /// once per class, each pass writing from where the last ended and needing room for the
-    /// whole list): empties the memo first if the quarters kept would pass its cap. The
-    /// ranges [`Memo::fit`] returned before are then stale: call it before taking any.
-    pub fn room(&mut self, n: usize, passes: usize) {
-        if self.len + n > self.cap {
-            self.empty(self.slots.len());
-        }
-        let need = self.len + passes * n + 4;
-        if self.meets.len() < need {
-            let grow = need.max(self.meets.len() * 2).min(self.cap + 8).max(need);
-            self.meets.resize(grow, 0);
-            self.keys.resize(grow, 0);
-        }
-    }
-
-    /// The ranges of the quarters of `slot` that fit, by class (see [`keep_fitting`]'s
-    /// `split`), filtering `quarters` through `l` on first use (room for them made by
-    /// [`Memo::room`]).
-    #[inline(always)]
-    pub fn fit(
-        &mut self,
-        slot: usize,
-        quarters: &[[u32; 2]],
-        l: Lens,
-        split: Option<(bool, u32)>,
-    ) -> [(usize, usize); 2] {
-        let [start, k0, k1] = self.slots[slot];
-        let (at, k0, k1) = if start != u32::MAX {
-            (start as usize, k0 as usize, k1 as usize)
-        } else {
-            let at = self.len;
-            let class = |on| split.map(|(in_d1, bit)| (in_d1, bit, on));
-            let k0 = fit_into(
-                quarters,
-                l,
-                class(false),
-                &mut self.meets[at..],
-                &mut self.keys[at..],
-            );
-            let k1 = match split {
-                None => 0,
-                Some(_) => {
-                    let from = at + k0;
-                    fit_into(
-                        quarters,
-                        l,
-                        class(true),
-                        &mut self.meets[from..],
-                        &mut self.keys[from..],
-                    )
-                }
-            };
-            self.len += k0 + k1;
-            self.slots[slot] = [at as u32, k0 as u32, k1 as u32];
-            (at, k0, k1)
-        };
-        [(at, k0), (at + k0, k1)]
-    }
-
-    /// The meets and keys of a range [`Memo::fit`] returned, padded to a multiple of four as
-    /// [`Parts::kept`], and how many they are.
-    #[inline(always)]
-    pub fn get(&self, (at, len): (usize, usize)) -> (&[u64], &[u64], usize) {
-        // The arena had room for the whole list and 4 more when the range was filtered.
-        let end = at + len.next_multiple_of(4);
-        (&self.meets[at..end], &self.keys[at..end], len)
-    }
-}
-
 /// Appends to `out` the key `top_key | keys[i]` of every `i` whose `meets[i]` has no bit in
 /// common with `top_meet`: the half-boards one north quarter makes with the south ones. One
-/// pair at a time, for any CPU ([`join_avx2`] does four).
+/// pair at a time, for any CPU (the AVX2 build does four: [`super::arch::Simd::join`]).
 #[inline(always)]
 pub fn join_portable(
     top_meet: u64,
@@ -277,82 +164,27 @@ pub fn join_portable(
     out.truncate(len);
 }
 
-/// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept 64-bit lanes
-/// to the front, in order.
-#[cfg(target_arch = "x86_64")]
-static COMPRESS: [[u32; 8]; 16] = {
-    let mut t = [[0u32; 8]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let (mut lane, mut to) = (0, 0);
-        while lane < 4 {
-            if mask >> lane & 1 == 1 {
-                t[mask][2 * to] = 2 * lane as u32;
-                t[mask][2 * to + 1] = 2 * lane as u32 + 1;
-                to += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    t
-};
-
-/// [`join_portable`] four pairs at a time: test four meets, OR the top key onto four keys, move the
-/// kept ones to the front of the register (a permutation looked up by the test's mask) and
-/// store all four; the end moves on by the number kept. The last group reads the padding past
-/// `n` (so `meets` and `keys` hold at least `n` rounded up to four) and keeps none of it.
-///
-/// # Safety
-/// The CPU must have AVX2 and popcnt.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-pub unsafe fn join_avx2(
-    top_meet: u64,
-    top_key: u64,
-    meets: &[u64],
-    keys: &[u64],
-    n: usize,
-    out: &mut Vec<u64>,
-) {
-    use std::arch::x86_64::*;
-    let quads = n.div_ceil(4);
-    assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
-    // Each store writes four lanes, of which the ones past the kept are overwritten next.
-    out.reserve(4 * quads);
-    let mut len = out.len();
-    let base = out.as_mut_ptr();
-    let tm = _mm256_set1_epi64x(top_meet as i64);
-    let tk = _mm256_set1_epi64x(top_key as i64);
-    let zero = _mm256_setzero_si256();
-    for q in 0..quads {
-        // The last group's lanes past `n` are padding: never kept.
-        let valid = if 4 * q + 4 <= n {
-            15
-        } else {
-            (1 << (n - 4 * q)) - 1
-        };
-        // SAFETY: `4 q + 3 < 4 quads`, within both inputs (asserted); the store's four lanes
-        // end at most at `len + 4 <= old len + 4 quads`, within the capacity reserved.
-        unsafe {
-            let m = _mm256_loadu_si256(meets.as_ptr().add(4 * q) as *const __m256i);
-            let k = _mm256_loadu_si256(keys.as_ptr().add(4 * q) as *const __m256i);
-            let hit = _mm256_cmpeq_epi64(_mm256_and_si256(m, tm), zero);
-            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize & valid;
-            let perm = _mm256_loadu_si256(COMPRESS[mask].as_ptr() as *const __m256i);
-            let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(k, tk), perm);
-            _mm256_storeu_si256(base.add(len) as *mut __m256i, packed);
-            len += mask.count_ones() as usize;
-        }
-    }
-    // SAFETY: the first `len` elements were written (the old ones, then the kept pairs).
-    unsafe { out.set_len(len) };
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::arch::{Build, Simd, Work};
+
+    /// One north quarter joined with south ones, through a build.
+    struct Join<'a> {
+        top: (u64, u64),
+        meets: &'a [u64],
+        keys: &'a [u64],
+        n: usize,
+        out: &'a mut Vec<u64>,
+    }
+
+    impl Work for Join<'_> {
+        type Out = ();
+        fn run<S: Simd>(self, simd: S) {
+            simd.join(
+                self.top.0, self.top.1, self.meets, self.keys, self.n, self.out,
+            );
+        }
+    }
 
     #[test]
     fn the_joins_keep_exactly_the_disjoint_pairs_in_order() {
@@ -383,15 +215,16 @@ mod tests {
                 p
             };
             let (meets, keys) = (pad(&meets), pad(&keys));
-            let mut a = vec![7];
-            join_portable(tm, tk, &meets, &keys, n, &mut a);
-            assert_eq!(a, want, "portable, n={n}");
-            #[cfg(target_arch = "x86_64")]
-            if crate::count::kernel::isa() >= crate::count::kernel::Isa::Avx2 {
-                let mut b = vec![7];
-                // SAFETY: the CPU has AVX2.
-                unsafe { join_avx2(tm, tk, &meets, &keys, n, &mut b) };
-                assert_eq!(b, want, "AVX2, n={n}");
+            for build in Build::all() {
+                let mut a = vec![7];
+                build.run(Join {
+                    top: (tm, tk),
+                    meets: &meets,
+                    keys: &keys,
+                    n,
+                    out: &mut a,
+                });
+                assert_eq!(a, want, "{}, n={n}", build.name());
             }
         }
     }

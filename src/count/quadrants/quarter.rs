@@ -44,11 +44,6 @@ impl Quarter {
         }
     }
 
-    /// The quarter's width.
-    pub fn h(&self) -> u32 {
-        self.h
-    }
-
     /// The placements using exactly the rows `rows` and the columns `cols` (bit masks of
     /// `0..h`): their diagonals `[d1, d2]`.
     #[inline]
@@ -67,11 +62,6 @@ impl Quarter {
     /// How many placements the table holds.
     pub fn len(&self) -> usize {
         self.diags.len()
-    }
-
-    /// Whether the table holds no placement (never: the empty placement is one).
-    pub fn is_empty(&self) -> bool {
-        self.diags.is_empty()
     }
 
     /// Memory the table holds, in bytes.

@@ -1,0 +1,116 @@
+//! The one way into the quadrant method's vector code.
+//!
+//! Every piece of the method that gains from a richer instruction set is written once,
+//! generic over a [`Simd`] build: [`Portable`] runs on any CPU, and on x86-64 [`Avx2`] is a
+//! token whose only constructor checks the CPU (through the kernels' [`isa`], detected once),
+//! so holding one proves the features. A [`Build`] names one of them; [`Build::run`] is the
+//! only place that enters a `#[target_feature]` body, and only with a token in hand. No safe
+//! function can reach vector code on a CPU without it, and no `unsafe fn` leaves this folder.
+//!
+//! [`Build::all`] lists every build this CPU runs, so the tests run the join and the matcher
+//! through each of them on the same inputs, as the kernels' tests do.
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::Avx2;
+
+use super::join::join_portable;
+
+/// The vector primitives the generic code calls, one implementation per build.
+pub trait Simd: Copy {
+    /// Appends to `out` the key `top_key | keys[i]` of every `i < n` whose `meets[i]` has no
+    /// bit in common with `top_meet` (the half-boards one north quarter makes with the south
+    /// ones), in order. `meets` and `keys` hold `n` rounded up to four (the padding is read,
+    /// never kept).
+    fn join(
+        self,
+        top_meet: u64,
+        top_key: u64,
+        meets: &[u64],
+        keys: &[u64],
+        n: usize,
+        out: &mut Vec<u64>,
+    );
+}
+
+/// A piece of work compiled once per build: [`Build::run`] calls [`Work::run`] inside a
+/// function compiled for the build's instruction set, so everything it inlines (marked
+/// `#[inline(always)]`) is compiled for it too.
+pub trait Work {
+    /// What the work returns.
+    type Out;
+    /// Does the work with the build `simd`.
+    fn run<S: Simd>(self, simd: S) -> Self::Out;
+}
+
+/// The build for any CPU: plain Rust, one pair at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Portable;
+
+impl Simd for Portable {
+    #[inline(always)]
+    fn join(
+        self,
+        top_meet: u64,
+        top_key: u64,
+        meets: &[u64],
+        keys: &[u64],
+        n: usize,
+        out: &mut Vec<u64>,
+    ) {
+        join_portable(top_meet, top_key, meets, keys, n, out);
+    }
+}
+
+/// One build of the quadrant method's vector code, chosen once (the richest this CPU runs)
+/// or named by a test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// Any CPU.
+    Portable,
+    /// AVX2 with popcnt and bmi (the token proves the CPU has them).
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+}
+
+impl Build {
+    /// The richest build this CPU runs.
+    pub fn best() -> Build {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = Avx2::new() {
+            return Build::Avx2(t);
+        }
+        Build::Portable
+    }
+
+    /// Every build this CPU runs, the portable one first (the tests run each).
+    #[cfg(test)]
+    pub fn all() -> Vec<Build> {
+        let mut v = vec![Build::Portable];
+        #[cfg(target_arch = "x86_64")]
+        v.extend(Avx2::new().map(Build::Avx2));
+        v
+    }
+
+    /// How test messages name the build.
+    #[cfg(test)]
+    pub fn name(self) -> &'static str {
+        match self {
+            Build::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2(_) => "avx2",
+        }
+    }
+
+    /// Runs `work` compiled for this build.
+    #[inline]
+    pub fn run<W: Work>(self, work: W) -> W::Out {
+        match self {
+            Build::Portable => work.run(Portable),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2(t) => t.run(work),
+        }
+    }
+}

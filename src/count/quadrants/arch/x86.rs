@@ -1,0 +1,122 @@
+//! The AVX2 build: the token that proves the CPU has it, the function every AVX2 body runs
+//! in, and the four-pair join.
+
+use super::{Simd, Work};
+use crate::count::kernel::{isa, Isa};
+use std::arch::x86_64::*;
+
+/// Proof that this CPU has AVX2, popcnt, bmi1 and bmi2: [`Avx2::new`] is the only way to make
+/// one, and it asks the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Avx2 {
+    _proof: (),
+}
+
+impl Avx2 {
+    /// The token, if this CPU has AVX2, popcnt, bmi1 and bmi2.
+    pub fn new() -> Option<Avx2> {
+        (isa() >= Isa::Avx2).then_some(Avx2 { _proof: () })
+    }
+
+    /// Runs `work` compiled for AVX2.
+    #[inline]
+    pub(super) fn run<W: Work>(self, work: W) -> W::Out {
+        // SAFETY: `self` exists, so the CPU has the features `with_avx2` is compiled for.
+        unsafe { with_avx2(self, work) }
+    }
+}
+
+/// `work` with this build, in a function compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2, popcnt, bmi1 and bmi2.
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn with_avx2<W: Work>(token: Avx2, work: W) -> W::Out {
+    work.run(token)
+}
+
+impl Simd for Avx2 {
+    #[inline(always)]
+    fn join(
+        self,
+        top_meet: u64,
+        top_key: u64,
+        meets: &[u64],
+        keys: &[u64],
+        n: usize,
+        out: &mut Vec<u64>,
+    ) {
+        // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
+        unsafe { join_avx2(top_meet, top_key, meets, keys, n, out) }
+    }
+}
+
+/// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept 64-bit lanes
+/// to the front, in order.
+static COMPRESS: [[u32; 8]; 16] = {
+    let mut t = [[0u32; 8]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut lane, mut to) = (0, 0);
+        while lane < 4 {
+            if mask >> lane & 1 == 1 {
+                t[mask][2 * to] = 2 * lane as u32;
+                t[mask][2 * to + 1] = 2 * lane as u32 + 1;
+                to += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// [`Simd::join`] four pairs at a time: test four meets, OR the top key onto four keys, move
+/// the kept ones to the front of the register (a permutation looked up by the test's mask) and
+/// store all four; the end moves on by the number kept. The last group reads the padding past
+/// `n` and keeps none of it.
+///
+/// # Safety
+/// The CPU must have AVX2 and popcnt.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn join_avx2(
+    top_meet: u64,
+    top_key: u64,
+    meets: &[u64],
+    keys: &[u64],
+    n: usize,
+    out: &mut Vec<u64>,
+) {
+    let quads = n.div_ceil(4);
+    assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
+    // Each store writes four lanes, of which the ones past the kept are overwritten next.
+    out.reserve(4 * quads);
+    let mut len = out.len();
+    let base = out.as_mut_ptr();
+    let tm = _mm256_set1_epi64x(top_meet as i64);
+    let tk = _mm256_set1_epi64x(top_key as i64);
+    let zero = _mm256_setzero_si256();
+    for q in 0..quads {
+        // The last group's lanes past `n` are padding: never kept.
+        let valid = if 4 * q + 4 <= n {
+            15
+        } else {
+            (1 << (n - 4 * q)) - 1
+        };
+        // SAFETY: `4 q + 3 < 4 quads`, within both inputs (asserted); the store's four lanes
+        // end at most at `len + 4 <= old len + 4 quads`, within the capacity reserved.
+        unsafe {
+            let m = _mm256_loadu_si256(meets.as_ptr().add(4 * q) as *const __m256i);
+            let k = _mm256_loadu_si256(keys.as_ptr().add(4 * q) as *const __m256i);
+            let hit = _mm256_cmpeq_epi64(_mm256_and_si256(m, tm), zero);
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize & valid;
+            let perm = _mm256_loadu_si256(COMPRESS[mask].as_ptr() as *const __m256i);
+            let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(k, tk), perm);
+            _mm256_storeu_si256(base.add(len) as *mut __m256i, packed);
+            len += mask.count_ones() as usize;
+        }
+    }
+    // SAFETY: the first `len` elements were written (the old ones, then the kept pairs).
+    unsafe { out.set_len(len) };
+}

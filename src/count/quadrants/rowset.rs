@@ -1,0 +1,157 @@
+//! Counting one row set: its east and west half-boards built, the smaller side stored in a
+//! [`Sieve`] and the other matched against it; on an even board the west half-boards are
+//! weighted by their queens on the long diagonals (see [`super::Quadrants`]).
+
+use super::halves::{Scratch, Side};
+use super::matcher::sieve::{count_disjoint, Sieve};
+use super::plan::RowSet;
+use super::Quadrants;
+
+impl Quadrants {
+    /// The weighted count of the solutions of row set `r` (its weight included), and the
+    /// half-boards built.
+    pub(super) fn count_rowset(&self, r: &RowSet, s: &mut Scratch) -> (u128, u64) {
+        let RowSet {
+            middle,
+            east,
+            weight,
+            open,
+        } = *r;
+        let mid = &self.layout.middles[middle as usize];
+        let even = self.layout.n.is_multiple_of(2);
+        let mut east_side = *mid;
+        if even {
+            // East keeps no queen on a long diagonal (see below): they are barred while
+            // its quarters are joined.
+            east_side.d1 |= 1 << (self.layout.n - 1);
+            east_side.d2 |= 1 << (self.layout.n - 1);
+        }
+        let west = mid.rows & !east;
+        let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
+        a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
+        let memo = self.memo_used().then_some(u32::from(middle));
+        let side = |mid, rows, east, split, long_only, memo| Side {
+            mid,
+            rows,
+            east,
+            split,
+            long_only,
+            memo,
+        };
+        self.halves(
+            self.build,
+            side(&east_side, east, true, false, false, memo),
+            s,
+            &mut a,
+        );
+        let bits = 2 * (2 * self.layout.h - 1);
+        let result = if !even {
+            self.halves(
+                self.build,
+                side(mid, west, false, false, false, memo),
+                s,
+                &mut b,
+            );
+            let built = (a[0].len() + b[0].len()) as u64;
+            // Store the smaller side: building the tables costs more per pattern than a query.
+            let (stored, queries) = if a[0].len() > b[0].len() {
+                (&b[0], &a[0])
+            } else {
+                (&a[0], &b[0])
+            };
+            let found = count_disjoint(self.build, stored, queries, bits) as u128;
+            (found * weight as u128, built)
+        } else {
+            // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1)
+            // and 3h - 2 (main diagonal, r = c). East keeps no queen on either (on the main
+            // diagonal in the south-east, the anti-diagonal in the north-east); each west
+            // queen on one stands for 2 solutions (half turn, transposes); with none, `open`
+            // says.
+            self.halves(
+                self.build,
+                side(mid, west, false, true, open == 0, memo),
+                s,
+                &mut b,
+            );
+            let built = (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64;
+            let sieve = Sieve::new(self.build, &a[0], &b[1], bits);
+            let count = |q: &[u64]| sieve.count(q) as u128;
+            let found = open as u128 * count(&b[0]) + 2 * count(&b[1]) + 4 * count(&b[2]);
+            (found * weight as u128, built)
+        };
+        (s.east, s.west) = (a, b);
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::oeis::Sequence;
+
+    /// Each task's count against the solutions themselves (enumerated by backtracking): a
+    /// task counts, times its weight, the solutions with its middle queens and its east rows
+    /// (on an even board, weighted by their long-diagonal queens as the module says).
+    #[test]
+    fn every_task_counts_what_the_solutions_say() {
+        for n in 6..=11u32 {
+            let q = Quadrants::new(n).unwrap();
+            let (h, far, m) = (q.layout.h, q.layout.far, n - 1);
+            let mut want = std::collections::HashMap::new();
+            for s in crate::solve::enumerate::Solutions::new(n).unwrap() {
+                let s: Vec<u32> = s.iter().map(|&c| c as u32).collect();
+                let east = (0..n)
+                    .filter(|&r| s[r as usize] >= far && !(n % 2 == 1 && r == h))
+                    .fold(0u32, |a, r| a | 1 << r);
+                let queens: Vec<(u32, u32)> = if n % 2 == 0 {
+                    Vec::new()
+                } else if s[h as usize] == h {
+                    vec![(h, h)]
+                } else {
+                    let rm = (0..n).find(|&r| s[r as usize] == h).unwrap();
+                    vec![(h, s[h as usize]), (rm, h)]
+                };
+                // Long diagonals of an even board: main (r = c), anti (r + c = n - 1).
+                let on = |r: u32| (s[r as usize] == r, s[r as usize] + r == m);
+                let weight = if n % 2 == 1 {
+                    1
+                } else {
+                    let (mut nw, mut sw, mut barred) = (false, false, false);
+                    for r in 0..n {
+                        let (main, anti) = on(r);
+                        nw |= main && r < h;
+                        barred |= (main && r >= h) || (anti && r < h);
+                        sw |= anti && r >= h;
+                    }
+                    match (barred, nw, sw) {
+                        (true, _, _) => 0,
+                        (false, false, false) => u32::MAX, // the task's open weight
+                        (false, a, b) => (1 + a as u32) * (1 + b as u32),
+                    }
+                };
+                *want.entry((queens, east, weight)).or_insert(0u128) += 1;
+            }
+            let mut sum = 0;
+            for t in &q.layout.rowsets {
+                let RowSet {
+                    middle,
+                    east,
+                    weight,
+                    open,
+                } = *t;
+                let mid = q.layout.middles[middle as usize];
+                let queens = mid.queens[..mid.len as usize].to_vec();
+                let expected: u128 = want
+                    .iter()
+                    .filter(|((qs, e, _), _)| *qs == queens && *e == east)
+                    .map(|((_, _, w), c)| c * if *w == u32::MAX { open } else { *w } as u128)
+                    .sum::<u128>()
+                    * weight as u128;
+                let (got, _) = q.count_rowset(t, &mut Scratch::default());
+                assert_eq!(got, expected, "n={n} {t:?}");
+                sum += got;
+            }
+            assert_eq!(Some(sum), Sequence::A000170.known(n), "n={n}");
+        }
+    }
+}
