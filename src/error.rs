@@ -1,5 +1,7 @@
 //! The library's error type.
 
+use crate::limits::MAX_THREADS;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Everything the library can refuse or fail at. Each message says what was wrong and what
@@ -14,7 +16,7 @@ pub enum Error {
     #[error("split depth {0} is out of range: it must be 1, 2 or 3 (rows expanded into tasks)")]
     SplitDepth(u32),
     /// The thread count is zero or absurdly large.
-    #[error("thread count {0} is out of range: give at least 1 and at most 1024 worker threads (leave the thread count out to use every CPU)")]
+    #[error("thread count {0} is out of range: give at least 1 and at most {MAX_THREADS} worker threads (leave the thread count out to use every CPU)")]
     Threads(usize),
     /// A table range whose start is after its end, or out of range.
     #[error("bad range {0}: {1}")]
@@ -28,9 +30,16 @@ pub enum Error {
     /// A board given to `verify` (or a checkpoint or shard file) that cannot be read.
     #[error("{0}")]
     Input(String),
-    /// A file could not be read or written (a checkpoint, a shard result).
-    #[error("{0}")]
-    Io(String),
+    /// A file or stream could not be read or written (a checkpoint, a shard result, stdout):
+    /// what was being done, and the operating system's error where there is one.
+    #[error("{what}")]
+    Io {
+        /// What failed, e.g. "cannot read checkpoint run.ckpt".
+        what: String,
+        /// The operating system's error, if one caused it.
+        #[source]
+        source: Option<OsError>,
+    },
     /// The count was stopped by its cancel flag (for the CLI: Ctrl-C or SIGTERM).
     #[error("{}", cancelled_message(*.done, *.total, *.counted, *.seconds, .saved.as_deref()))]
     Cancelled {
@@ -82,26 +91,26 @@ fn cancelled_message(
         ),
         None => format!(
             "stopped after {seconds:.1}s: the {counted} of {total} tasks counted by this run \
-             are lost; add --checkpoint FILE to keep finished tasks across interruptions"
+             are lost; give a `checkpoint` file to keep finished tasks across interruptions"
         ),
     }
 }
 
 impl Error {
-    /// The error of a run stopped by its cancel flag: `done` of `total` tasks finished,
-    /// `ran` what this run did, `saved` the checkpoint that holds them.
-    pub fn cancelled(
-        done: usize,
-        total: usize,
-        ran: &crate::count::engine::Ran,
-        saved: Option<String>,
-    ) -> Error {
-        Error::Cancelled {
-            done,
-            total,
-            counted: ran.done,
-            seconds: ran.elapsed.as_secs_f64(),
-            saved,
+    /// An I/O failure: `what` was being done when the operating system said `source`.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Error {
+        Error::Io {
+            what: what.into(),
+            source: Some(OsError(Arc::new(source))),
+        }
+    }
+
+    /// An I/O failure that no operating-system error stands behind (a closed stdout, a file
+    /// held by another run).
+    pub fn io_failed(what: impl Into<String>) -> Error {
+        Error::Io {
+            what: what.into(),
+            source: None,
         }
     }
 
@@ -119,8 +128,31 @@ impl Error {
             | Error::Input(_)
             | Error::Memory(_) => 2,
             Error::Mismatch { .. } | Error::Differs(_) => 3,
-            Error::Cancelled { .. } | Error::Pool(_) | Error::Io(_) => 1,
+            Error::Cancelled { .. } | Error::Pool(_) | Error::Io { .. } => 1,
         }
+    }
+}
+
+/// An operating system's error kept as an [`enum@Error`]'s source: shared, so that `Error`
+/// stays `Clone`, and compared by kind and message, so that it stays `PartialEq`.
+#[derive(Debug, Clone)]
+pub struct OsError(pub Arc<std::io::Error>);
+
+impl PartialEq for OsError {
+    fn eq(&self, other: &OsError) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl std::fmt::Display for OsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for OsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
     }
 }
 

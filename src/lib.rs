@@ -38,6 +38,7 @@
 pub mod board;
 mod count;
 mod error;
+mod limits;
 pub mod longrun;
 mod names;
 pub mod solve;
@@ -51,7 +52,7 @@ pub use count::oeis;
 pub use count::plan::Algorithm;
 pub use count::progress::Progress;
 pub use count::{count, count_unchecked, Options, Totals};
-pub use error::{Error, Result};
+pub use error::{Error, OsError, Result};
 pub use solve::complete::{complete, Completion};
 pub use solve::construct::construct;
 pub use solve::enumerate::{first_solution, unique, Solutions};

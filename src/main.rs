@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            note!("error: {e:#}");
+            note!("error: {}", cli::with_flags(&format!("{e:#}")));
             ExitCode::from(cli::exit_code(&e))
         }
     }

@@ -179,7 +179,7 @@ fn sigterm_without_checkpoint_says_what_is_lost() {
     assert_eq!(out.status.code(), Some(143), "{out:?}");
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("are lost; add --checkpoint FILE"), "{err}");
+    assert!(err.contains("are lost; give a --checkpoint file"), "{err}");
 }
 
 #[test]

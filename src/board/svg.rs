@@ -19,14 +19,30 @@ fn square_size(n: usize) -> f64 {
     (640.0 / n as f64).clamp(6.0, 40.0)
 }
 
+/// Where one board's parts go: squares of `s` pixels, the board's top-left corner at
+/// (`margin`, `top`), labels counted from `off`, in `font`-pixel type.
+struct Layout {
+    n: usize,
+    s: f64,
+    margin: f64,
+    top: f64,
+    off: usize,
+    font: f64,
+}
+
 /// The drawing of one board at the origin: its size in pixels and its SVG elements.
 fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, String) {
     let n = cols.len();
     let s = square_size(n);
     let margin = (s * 0.8).max(14.0);
-    let top = margin + if title.is_some() { 18.0 } else { 0.0 };
-    let off = usize::from(!zero_based);
-    let font = (s * 0.45).clamp(7.0, 14.0);
+    let l = Layout {
+        n,
+        s,
+        margin,
+        top: margin + if title.is_some() { 18.0 } else { 0.0 },
+        off: usize::from(!zero_based),
+        font: (s * 0.45).clamp(7.0, 14.0),
+    };
     let mut g = String::new();
     if let Some(t) = title {
         let _ = writeln!(
@@ -36,7 +52,19 @@ fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, Str
             escape(t)
         );
     }
-    // Squares: the dark ones drawn over one light background.
+    squares(&mut g, &l);
+    coordinates(&mut g, &l);
+    queens(&mut g, &l, cols);
+    let width = 2.0 * margin + n as f64 * s;
+    let height = l.top + margin + n as f64 * s;
+    (width, height, g)
+}
+
+/// The squares: the dark ones drawn over one light background.
+fn squares(g: &mut String, l: &Layout) {
+    let Layout {
+        n, s, margin, top, ..
+    } = *l;
     let _ = writeln!(
         g,
         r##"<rect x="{margin:.1}" y="{top:.1}" width="{w:.1}" height="{w:.1}" fill="#f0d9b5" stroke="#333" stroke-width="1"/>"##,
@@ -58,8 +86,19 @@ fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, Str
     if !dark.is_empty() {
         let _ = writeln!(g, r##"<path d="{dark}" fill="#b58863"/>"##);
     }
-    // Coordinates: columns above and below, rows left and right; every one up to 32, else
-    // every fifth (and the first and last).
+}
+
+/// Coordinates: columns above and below, rows left and right; every one up to 32, else every
+/// fifth (and the first and last).
+fn coordinates(g: &mut String, l: &Layout) {
+    let Layout {
+        n,
+        s,
+        margin,
+        top,
+        off,
+        font,
+    } = *l;
     let step = if n <= 32 { 1 } else { 5 };
     let shown = |i: usize| i == 0 || i + 1 == n || (i + off).is_multiple_of(step);
     for i in (0..n).filter(|&i| shown(i)) {
@@ -82,7 +121,17 @@ fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, Str
             mid(top),
         );
     }
-    // Queens: a crown (five points over a band) on each queen's square.
+}
+
+/// Queens: a crown (five points over a band) on each queen's square.
+fn queens(g: &mut String, l: &Layout, cols: &[usize]) {
+    let Layout {
+        s,
+        margin,
+        top,
+        off,
+        ..
+    } = *l;
     for (r, &c) in cols.iter().enumerate() {
         let (x, y) = (margin + c as f64 * s, top + r as f64 * s);
         let p = |fx: f64, fy: f64| format!("{:.1} {:.1}", x + fx * s, y + fy * s);
@@ -103,9 +152,6 @@ fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, Str
             (s * 0.03).max(0.5),
         );
     }
-    let width = 2.0 * margin + n as f64 * s;
-    let height = top + margin + n as f64 * s;
-    (width, height, g)
 }
 
 fn escape(t: &str) -> String {

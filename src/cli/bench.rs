@@ -333,7 +333,7 @@ fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
     match &a.export {
         Some(path) => {
             std::fs::write(path, format.render(report))
-                .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))?;
             print(&Text.render(report))
         }
         None => print(&format.render(report)),

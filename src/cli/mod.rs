@@ -205,12 +205,12 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
 /// batch system must not take a lost result for success.
 pub fn print(text: &str) -> anyhow::Result<()> {
     if stdout_closed() {
-        return Err(Error::Io("cannot write the result: stdout is closed".into()).into());
+        return Err(Error::io_failed("cannot write the result: stdout is closed").into());
     }
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| Error::Io(format!("cannot write the result to stdout: {e}")).into())
+        .map_err(|e| Error::io("cannot write the result to stdout", e).into())
 }
 
 /// How a stream (`list`, `trace`) ends: a reader that closed the pipe early (`| head`) was
@@ -218,8 +218,8 @@ pub fn print(text: &str) -> anyhow::Result<()> {
 pub fn stream_end(r: std::io::Result<()>) -> anyhow::Result<()> {
     match r {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Error::Io(format!("cannot write to stdout: {e}")).into()),
-        Ok(()) if stdout_closed() => Err(Error::Io("cannot write: stdout is closed".into()).into()),
+        Err(e) => Err(Error::io("cannot write to stdout", e).into()),
+        Ok(()) if stdout_closed() => Err(Error::io_failed("cannot write: stdout is closed").into()),
         Ok(()) => Ok(()),
     }
 }
@@ -255,6 +255,24 @@ pub fn guard_stdout() {
 }
 
 /// Maps an error to the process exit code (see `nqueens --help`).
+/// The library's options as its messages name them (`` `max_memory` ``: the field of
+/// `Options` or `LongRun`), and the flags that set them on the command line.
+const FLAGS: [(&str, &str); 5] = [
+    ("`max_memory`", "--max-memory"),
+    ("`threads`", "--threads"),
+    ("the `symmetric` algorithm", "--algorithm symmetric"),
+    ("a `checkpoint` file", "a --checkpoint file"),
+    ("`checkpoint` file", "--checkpoint file"),
+];
+
+/// A library message as the command line says it: the options it names become the flags
+/// that set them.
+pub fn with_flags(message: &str) -> String {
+    FLAGS.iter().fold(message.to_string(), |m, (option, flag)| {
+        m.replace(option, flag)
+    })
+}
+
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     if let Some(i) = e.downcast_ref::<count::Interrupted>() {
         return i.code;

@@ -26,7 +26,7 @@ pub struct BenchPoint {
 type Panel = (&'static str, &'static str, f64, fn(&BenchPoint) -> f64);
 
 fn failed(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Io(format!("cannot draw the chart {}: {e}", path.display()))
+    Error::io_failed(format!("cannot draw the chart {}: {e}", path.display()))
 }
 
 /// Checks that a chart goes to an `.svg` file (the only format drawn).
@@ -70,54 +70,8 @@ pub fn bench(path: &Path, caption: &[String], points: &[BenchPoint]) -> Result<(
             100.0 * p.efficiency
         }),
     ];
-    for (i, (area, (title, y_desc, y_max, value))) in panels.iter().zip(specs).enumerate() {
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, ("sans-serif", 15))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(x_range.clone(), 0.0..y_max.max(1e-9))
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc("threads")
-            .y_desc(y_desc)
-            .x_labels(points.len().clamp(2, 12))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(|e| err(&e))?;
-        let series: Vec<(f64, f64)> = points
-            .iter()
-            .map(|p| (p.threads as f64, value(p)))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(series.clone(), BLUE.stroke_width(2)))
-            .map_err(|e| err(&e))?;
-        chart
-            .draw_series(series.iter().map(|&xy| Circle::new(xy, 4, BLUE.filled())))
-            .map_err(|e| err(&e))?;
-        if i == 0 {
-            chart
-                .draw_series(points.iter().map(|p| {
-                    let x = p.threads as f64;
-                    PathElement::new(vec![(x, p.min), (x, p.max)], BLACK.stroke_width(1))
-                }))
-                .map_err(|e| err(&e))?;
-        }
-        if i == 1 {
-            let ideal: Vec<(f64, f64)> = points
-                .iter()
-                .map(|p| {
-                    (
-                        p.threads as f64,
-                        p.threads as f64 / points[0].threads as f64,
-                    )
-                })
-                .collect();
-            chart
-                .draw_series(DashedLineSeries::new(ideal, 6, 4, BLACK.stroke_width(1)))
-                .map_err(|e| err(&e))?;
-        }
+    for (i, (area, spec)) in panels.iter().zip(specs).enumerate() {
+        draw_panel(area, i, spec, x_range.clone(), points).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }
@@ -184,4 +138,49 @@ pub fn sequence(path: &Path, title: &str, values: &[(u32, u128)]) -> Result<(), 
         .draw_series(pts.iter().map(|&xy| Circle::new(xy, 4, BLUE.filled())))
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
+}
+
+/// Draws panel `i` of the benchmark chart (the first with min-max bars, the second with the
+/// ideal speedup).
+fn draw_panel(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    i: usize,
+    (title, y_desc, y_max, value): Panel,
+    x_range: std::ops::Range<f64>,
+    points: &[BenchPoint],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 15))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(x_range, 0.0..y_max.max(1e-9))?;
+    chart
+        .configure_mesh()
+        .x_desc("threads")
+        .y_desc(y_desc)
+        .x_labels(points.len().clamp(2, 12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    let series: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.threads as f64, value(p)))
+        .collect();
+    chart.draw_series(LineSeries::new(series.clone(), BLUE.stroke_width(2)))?;
+    chart.draw_series(series.iter().map(|&xy| Circle::new(xy, 4, BLUE.filled())))?;
+    if i == 0 {
+        chart.draw_series(points.iter().map(|p| {
+            let x = p.threads as f64;
+            PathElement::new(vec![(x, p.min), (x, p.max)], BLACK.stroke_width(1))
+        }))?;
+    }
+    if i == 1 {
+        let base = points[0].threads as f64;
+        let ideal: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| (p.threads as f64, p.threads as f64 / base))
+            .collect();
+        chart.draw_series(DashedLineSeries::new(ideal, 6, 4, BLACK.stroke_width(1)))?;
+    }
+    Ok(())
 }

@@ -3,7 +3,6 @@
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Kernel, Totals};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// The result of `count`, as printed (`--json` serialises exactly these fields).
 ///
@@ -100,109 +99,94 @@ impl CountReport {
 
     /// The human-readable rendering: one `key value` line per field.
     pub fn to_text(&self) -> String {
-        let mut s = String::new();
+        let mut lines = self.count_lines();
+        lines.extend(self.run_lines());
+        lines.iter().map(|(k, v)| format!("{k:<11}{v}\n")).collect()
+    }
+
+    /// What was counted: the board, the totals and how they compare with the known values.
+    fn count_lines(&self) -> Vec<(&'static str, String)> {
         let mark = |m: Option<bool>, seq: Sequence, known: Option<u128>| match (m, known) {
             (Some(true), _) => format!("matches {}({})", seq.id(), self.n),
             (Some(false), Some(k)) => format!("DIFFERS from {}({}) = {k}", seq.id(), self.n),
             _ => format!("no known value in {}", seq.id()),
         };
-        let _ = writeln!(s, "n          {}", self.n);
+        let mut v = vec![("n", self.n.to_string())];
         if self.placed.is_empty() {
-            let _ = writeln!(
-                s,
-                "total      {}  ({})",
-                self.total,
-                mark(self.matches_known, Sequence::A000170, self.known)
-            );
+            let known = mark(self.matches_known, Sequence::A000170, self.known);
+            v.push(("total", format!("{}  ({known})", self.total)));
         } else {
-            let _ = writeln!(
-                s,
-                "placed     {}",
-                nqueens::board::format::squares(&self.placed)
-            );
-            let _ = writeln!(
-                s,
-                "total      {}  (completions of the placed queens)",
-                self.total
-            );
+            v.push(("placed", nqueens::board::format::squares(&self.placed)));
+            let what = "completions of the placed queens";
+            v.push(("total", format!("{}  ({what})", self.total)));
         }
         if let Some(u) = self.unique {
-            let _ = writeln!(
-                s,
-                "unique     {}  ({})",
-                u,
-                mark(
-                    self.matches_known_unique,
-                    Sequence::A002562,
-                    self.known_unique
-                )
+            let known = mark(
+                self.matches_known_unique,
+                Sequence::A002562,
+                self.known_unique,
             );
+            v.push(("unique", format!("{u}  ({known})")));
         }
         if let (Some(q), Some(h)) = (self.solutions_sym90, self.solutions_sym180) {
-            let _ = writeln!(
-                s,
-                "symmetric  {q} under a quarter turn, {h} under a half turn"
-            );
+            let turns = format!("{q} under a quarter turn, {h} under a half turn");
+            v.push(("symmetric", turns));
         }
-        if self.method == "quadrants" {
-            let _ = writeln!(
-                s,
-                "algorithm  quadrants (half-boards matched by their diagonals)"
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                "algorithm  {} (kernel {})",
-                self.algorithm.name(),
-                self.kernel.name()
-            );
-        }
-        let _ = writeln!(s, "threads    {}", self.threads);
-        if self.method == "quadrants" {
-            let _ = writeln!(s, "tasks      {}", self.tasks);
-        } else {
-            let _ = writeln!(
-                s,
-                "tasks      {} (split depth {})",
-                self.tasks, self.split_depth
-            );
-        }
+        v
+    }
+
+    /// How it was counted: the method, threads, tasks, work, memory and time.
+    fn run_lines(&self) -> Vec<(&'static str, String)> {
+        let quadrants = self.method == "quadrants";
+        let mut v = Vec::new();
+        v.push((
+            "algorithm",
+            if quadrants {
+                "quadrants (half-boards matched by their diagonals)".to_string()
+            } else {
+                format!("{} (kernel {})", self.algorithm.name(), self.kernel.name())
+            },
+        ));
+        v.push(("threads", self.threads.to_string()));
+        v.push((
+            "tasks",
+            if quadrants {
+                self.tasks.to_string()
+            } else {
+                format!("{} (split depth {})", self.tasks, self.split_depth)
+            },
+        ));
         if self.resumed_tasks > 0 {
-            let _ = writeln!(
-                s,
-                "resumed    {} tasks from the checkpoint",
-                self.resumed_tasks
-            );
+            v.push((
+                "resumed",
+                format!("{} tasks from the checkpoint", self.resumed_tasks),
+            ));
         }
-        let work = if self.method == "quadrants" {
+        let work = if quadrants {
             "  (half-boards joined)"
         } else {
             ""
         };
-        let _ = writeln!(s, "nodes      {}{work}", self.nodes);
+        v.push(("nodes", format!("{}{work}", self.nodes)));
         let show = nqueens::memory::show;
         match (self.memory_estimate_bytes, self.peak_memory_bytes) {
             (Some(e), Some(p)) => {
-                let _ = writeln!(s, "memory     estimated {}, peak {}", show(e), show(p));
+                v.push(("memory", format!("estimated {}, peak {}", show(e), show(p))))
             }
-            (None, Some(p)) => {
-                let _ = writeln!(s, "memory     peak {}", show(p));
-            }
+            (None, Some(p)) => v.push(("memory", format!("peak {}", show(p)))),
             _ => {}
         }
+        let seconds = format!("{:.6}", self.seconds);
         match self.nodes_per_second {
             Some(r) => {
-                let _ = writeln!(s, "seconds    {:.6}", self.seconds);
-                let _ = writeln!(s, "nodes/s    {r:.3e}");
+                v.push(("seconds", seconds));
+                v.push(("nodes/s", format!("{r:.3e}")));
             }
-            None => {
-                let _ = writeln!(
-                    s,
-                    "seconds    {:.6}  (nothing left to count: every task was in the checkpoint)",
-                    self.seconds
-                );
-            }
+            None => v.push((
+                "seconds",
+                format!("{seconds}  (nothing left to count: every task was in the checkpoint)"),
+            )),
         }
-        s
+        v
     }
 }

@@ -192,16 +192,12 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
             ControlFlow::Continue(())
         }
     })?;
-    let tail = if finished {
-        None
-    } else if err.is_none() {
-        Some(format!(
+    let tail = (!finished && err.is_none()).then(|| {
+        format!(
             "stopped after {steps} steps (--max-steps {}; 0 means no limit)",
             a.max_steps
-        ))
-    } else {
-        None
-    };
+        )
+    });
     let flushed = out.flush();
     if let Err(e) = err.map_or(flushed, Err) {
         return stream_end(Err(e));
@@ -210,16 +206,20 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
     if let Some(t) = tail {
         note!("{t}");
     } else if finished && a.format != TraceFormat::Json {
-        match (solutions, a.all) {
-            (0, _) => note!(
-                "the search is over after {steps} steps: the {0}×{0} board has no solution",
-                a.n
-            ),
-            (1, false) => note!("first solution found in {steps} steps"),
-            (k, _) => note!("every solution found ({k}) in {steps} steps"),
-        }
+        note!("{}", ending(a.n, a.all, solutions, steps));
     }
     Ok(())
+}
+
+/// What a finished trace of an `n` board says on stderr at its end.
+fn ending(n: u32, all: bool, solutions: u64, steps: u64) -> String {
+    match (solutions, all) {
+        (0, _) => {
+            format!("the search is over after {steps} steps: the {n}×{n} board has no solution")
+        }
+        (1, false) => format!("first solution found in {steps} steps"),
+        (k, _) => format!("every solution found ({k}) in {steps} steps"),
+    }
 }
 
 pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {

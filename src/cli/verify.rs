@@ -134,82 +134,98 @@ fn one_json(board: &Board, found: &[Problem], all: usize) -> serde_json::Value {
     })
 }
 
-/// Several boards (a `list` stream): a verdict per board, then a summary; exit 1 if a board is
-/// not a solution, 2 if one cannot be read.
-fn stream(verdicts: &[Verdict], json: bool) -> anyhow::Result<u8> {
-    let mut text = String::new();
-    let mut results = Vec::new();
-    let (mut good, mut bad, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, v) in verdicts.iter().enumerate() {
-        let pos = i + 1;
+/// The verdicts of a stream, board by board: the text lines, the JSON results, and the
+/// positions (from 1) of the good, bad and unreadable boards.
+#[derive(Default)]
+struct Tally {
+    text: String,
+    results: Vec<serde_json::Value>,
+    good: Vec<usize>,
+    bad: Vec<usize>,
+    unreadable: Vec<usize>,
+}
+
+impl Tally {
+    /// Adds the verdict on board `pos`.
+    fn add(&mut self, pos: usize, v: &Verdict) {
         match &v.board {
             Ok((board, found, all)) => {
                 if *all == 0 {
-                    good.push(pos);
-                    text += &format!("board {pos} (line {}): solution, N = {}\n", v.line, board.n);
+                    self.good.push(pos);
+                    self.text +=
+                        &format!("board {pos} (line {}): solution, N = {}\n", v.line, board.n);
                 } else {
-                    bad.push(pos);
-                    text += &format!(
-                        "board {pos} (line {}): NOT A SOLUTION, N = {}: {}{}\n",
-                        v.line,
-                        board.n,
-                        found.first().map(|p| p.to_string()).unwrap_or_default(),
-                        if *all > 1 {
-                            format!(" (and {} more problems)", all - 1)
-                        } else {
-                            String::new()
-                        }
+                    self.bad.push(pos);
+                    let more = match *all {
+                        1 => String::new(),
+                        _ => format!(" (and {} more problems)", all - 1),
+                    };
+                    let first = found.first().map(|p| p.to_string()).unwrap_or_default();
+                    self.text += &format!(
+                        "board {pos} (line {}): NOT A SOLUTION, N = {}: {first}{more}\n",
+                        v.line, board.n,
                     );
                 }
                 let mut j = one_json(board, found, *all);
                 j["board"] = pos.into();
                 j["line"] = v.line.into();
-                results.push(j);
+                self.results.push(j);
             }
             Err(e) => {
-                unreadable.push(pos);
-                text += &format!("board {pos} (line {}): UNREADABLE: {e}\n", v.line);
-                results.push(serde_json::json!({
+                self.unreadable.push(pos);
+                self.text += &format!("board {pos} (line {}): UNREADABLE: {e}\n", v.line);
+                self.results.push(serde_json::json!({
                     "board": pos, "line": v.line, "error": e.to_string(),
                 }));
             }
         }
     }
-    let names = |v: &[usize]| {
-        let shown: Vec<String> = v.iter().take(10).map(|p| p.to_string()).collect();
-        let more = if v.len() > 10 { ", ..." } else { "" };
-        format!("{}{more}", shown.join(", "))
-    };
-    text += &format!("{} boards: {} solutions", verdicts.len(), good.len());
-    if !bad.is_empty() {
-        text += &format!(", {} not a solution (board {})", bad.len(), names(&bad));
+
+    /// The closing summary line of `boards` boards.
+    fn summary(&self, boards: usize) -> String {
+        let names = |v: &[usize]| {
+            let shown: Vec<String> = v.iter().take(10).map(|p| p.to_string()).collect();
+            let more = if v.len() > 10 { ", ..." } else { "" };
+            format!("{}{more}", shown.join(", "))
+        };
+        let mut text = format!("{boards} boards: {} solutions", self.good.len());
+        if !self.bad.is_empty() {
+            let (k, which) = (self.bad.len(), names(&self.bad));
+            text += &format!(", {k} not a solution (board {which})");
+        }
+        if !self.unreadable.is_empty() {
+            let (k, which) = (self.unreadable.len(), names(&self.unreadable));
+            text += &format!(", {k} unreadable (board {which})");
+        }
+        text + "\n"
     }
-    if !unreadable.is_empty() {
-        text += &format!(
-            ", {} unreadable (board {})",
-            unreadable.len(),
-            names(&unreadable)
-        );
+}
+
+/// Several boards (a `list` stream): a verdict per board, then a summary; exit 1 if a board is
+/// not a solution, 2 if one cannot be read.
+fn stream(verdicts: &[Verdict], json: bool) -> anyhow::Result<u8> {
+    let mut t = Tally::default();
+    for (i, v) in verdicts.iter().enumerate() {
+        t.add(i + 1, v);
     }
-    text += "\n";
     if json {
         let v = serde_json::json!({
             "boards": verdicts.len(),
-            "solutions": good.len(),
-            "not_solutions": bad,
-            "unreadable": unreadable,
-            "results": results,
+            "solutions": t.good.len(),
+            "not_solutions": t.bad,
+            "unreadable": t.unreadable,
+            "results": t.results,
         });
         print(&(v.to_string() + "\n"))?;
     } else {
-        print(&text)?;
+        print(&(t.text.clone() + &t.summary(verdicts.len())))?;
     }
-    if let Some(&first) = unreadable.first() {
+    if let Some(&first) = t.unreadable.first() {
         return Err(Error::Input(format!(
             "board {first} of the input (line {}) cannot be read",
             verdicts[first - 1].line
         ))
         .into());
     }
-    Ok(if bad.is_empty() { 0 } else { NOT_A_SOLUTION })
+    Ok(if t.bad.is_empty() { 0 } else { NOT_A_SOLUTION })
 }

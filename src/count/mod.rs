@@ -454,12 +454,7 @@ impl Job {
     ) -> Result<Totals> {
         let ran = self.run_scope(scope, resumed, resumed_tally, None, observer)?;
         if ran.cancelled {
-            return Err(Error::cancelled(
-                resumed.len() + ran.done,
-                scope.len(),
-                &ran,
-                None,
-            ));
+            return Err(ran.stopped(resumed.len() + ran.done, scope.len(), None));
         }
         let mut tally = resumed_tally;
         tally += ran.tally;

@@ -54,7 +54,7 @@ impl Recorded {
                 done: c.done,
             }),
             None => Err(Error::Input(format!(
-                "{name} is neither a shard result (`count --shard` output) nor a checkpoint"
+                "{name} is neither a shard result (what a sharded count writes) nor a checkpoint"
             ))),
         }
     }
@@ -178,7 +178,7 @@ pub fn audit(
         let mut got = Collect(Vec::with_capacity(ids.len()));
         let ran = job.run_scope(&ids, &[], Tally::default(), None, &mut got)?;
         if ran.cancelled {
-            return Err(Error::cancelled(ran.done, ids.len(), &ran, None));
+            return Err(ran.stopped(ran.done, ids.len(), None));
         }
         got.0.sort_by_key(|&(id, _)| id);
         for (&i, &(id, recounted)) in picked.iter().zip(&got.0) {

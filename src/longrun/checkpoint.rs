@@ -106,7 +106,7 @@ impl Checkpoint {
         if c.plan != expected.plan || c.shard != expected.shard || c.tasks != expected.tasks {
             return Err(Error::Input(format!(
                 "checkpoint {} belongs to another count ({}), not this one ({}): use another \
-                 --checkpoint file, or run that count to resume it",
+                 `checkpoint` file, or run that count to resume it",
                 path.display(),
                 c.describe(),
                 expected.describe()

@@ -33,7 +33,7 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<Option<String>> 
     let f = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::Io(format!("cannot read {what} {name}: {e}"))),
+        Err(e) => return Err(Error::io(format!("cannot read {what} {name}"), e)),
     };
     read_bounded(f, &name, what, limit).map(Some)
 }
@@ -45,7 +45,7 @@ pub fn read_bounded(reader: impl Read, name: &str, what: &str, limit: u64) -> Re
     reader
         .take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::Io(format!("cannot read {what} {name}: {e}")))?;
+        .map_err(|e| Error::io(format!("cannot read {what} {name}"), e))?;
     if bytes.len() as u64 > limit {
         return Err(Error::Input(format!(
             "{name} is larger than {} MiB, the most nqueens reads as a {what} (is it the right \
@@ -66,14 +66,17 @@ pub fn resolve(path: &Path) -> Result<PathBuf> {
     let name = path.display();
     let target = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
-            Error::Io(format!(
-                "checkpoint {name} is a symlink to a file that cannot be reached ({e}): point \
-                 it at an existing file, or give the file itself"
-            ))
+            Error::io(
+                format!(
+                    "checkpoint {name} is a symlink to a file that cannot be reached (point it \
+                     at an existing file, or give the file itself)"
+                ),
+                e,
+            )
         })?,
         Ok(_) => path.to_path_buf(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
-        Err(e) => return Err(Error::Io(format!("cannot read checkpoint {name}: {e}"))),
+        Err(e) => return Err(Error::io(format!("cannot read checkpoint {name}"), e)),
     };
     if let Ok(m) = std::fs::metadata(&target) {
         if m.is_dir() {
@@ -88,10 +91,10 @@ pub fn resolve(path: &Path) -> Result<PathBuf> {
             )));
         }
         if m.permissions().readonly() {
-            return Err(Error::Io(format!(
+            return Err(Error::io_failed(format!(
                 "checkpoint {name} is read-only, and a run replaces its checkpoint as it goes: \
                  make it writable (chmod u+w {name}) to resume from it, or give another \
-                 --checkpoint file"
+                 `checkpoint` file"
             )));
         }
     }
@@ -115,25 +118,31 @@ impl Lock {
             .truncate(false)
             .open(&lock)
             .map_err(|e| {
-                Error::Io(format!(
-                    "cannot write checkpoint {}: its lock file {} cannot be created: {e}",
-                    path.display(),
-                    lock.display()
-                ))
+                Error::io(
+                    format!(
+                        "cannot write checkpoint {}: its lock file {} cannot be created",
+                        path.display(),
+                        lock.display()
+                    ),
+                    e,
+                )
             })?;
         match file.try_lock() {
             Ok(()) => Ok(Lock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Io(format!(
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::io_failed(format!(
                 "another nqueens run is using checkpoint {} (it holds {}): wait for it to end, \
-                 or give this run another --checkpoint file",
+                 or give this run another `checkpoint` file",
                 path.display(),
                 lock.display()
             ))),
-            Err(std::fs::TryLockError::Error(e)) => Err(Error::Io(format!(
-                "cannot lock {} for checkpoint {}: {e}",
-                lock.display(),
-                path.display()
-            ))),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(
+                format!(
+                    "cannot lock {} for checkpoint {}",
+                    lock.display(),
+                    path.display()
+                ),
+                e,
+            )),
         }
     }
 }
@@ -196,7 +205,7 @@ pub fn remove_leftovers(path: &Path) {
 pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let io = |verb: &str, e: std::io::Error| {
-        Error::Io(format!("cannot {verb} {what} {}: {e}", path.display()))
+        Error::io(format!("cannot {verb} {what} {}", path.display()), e)
     };
     let (dir, prefix) = tmp_prefix(path);
     let mode = std::fs::metadata(path).ok().map(|m| m.permissions());

@@ -88,7 +88,7 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
                  {SHARD_VERSION}: count that shard again with this nqueens"
             )),
             None => Error::Input(format!(
-                "{name} is not a shard result (the JSON `count --shard` prints): {e}"
+                "{name} is not a shard result (the JSON a sharded count writes): {e}"
             )),
         }
     })?;
@@ -149,6 +149,39 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
 /// the totals of the whole count (`threads` and `elapsed` are the shards' sums; the kernel is
 /// the first shard's). Not cross-checked: see [`Totals::cross_check`].
 pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
+    let (first_name, first) = check_set(parts)?;
+    let job = Job::from_id(&first.plan, &Options::default())
+        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
+    let tally = check_tasks(&job, parts)?;
+    let kernel: Kernel = first
+        .kernel
+        .parse()
+        .map_err(|e: Error| Error::Input(format!("{first_name}: {e}")))?;
+    let threads = parts
+        .iter()
+        .fold(0usize, |a, p| a.saturating_add(p.1.threads));
+    let seconds: f64 = parts.iter().map(|p| p.1.seconds).sum();
+    let elapsed = Duration::try_from_secs_f64(seconds).map_err(|_| {
+        Error::Input(format!(
+            "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
+        ))
+    })?;
+    Ok(Totals::of(
+        job.id(),
+        job.tasks(),
+        kernel,
+        threads,
+        tally,
+        elapsed,
+    ))
+}
+
+/// The most missing shards an error names one by one (a set claiming a million shards would
+/// otherwise print megabytes).
+const NAMED_MISSING: usize = 10;
+
+/// Checks that `parts` are all `K` shards of one count, each exactly once; returns the first.
+fn check_set(parts: &[(String, ShardResult)]) -> Result<(&str, &ShardResult)> {
     let Some((first_name, first)) = parts.first() else {
         return Err(Error::Usage("merge needs at least one shard file".into()));
     };
@@ -169,23 +202,32 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
         }
         *slot = Some(name);
     }
-    let missing: Vec<String> = (0..k)
-        .filter(|&i| seen[i as usize].is_none())
-        .map(|i| format!("{i}/{k}"))
-        .collect();
+    let missing: Vec<u32> = (0..k).filter(|&i| seen[i as usize].is_none()).collect();
     if !missing.is_empty() {
+        let mut named: Vec<String> = missing
+            .iter()
+            .take(NAMED_MISSING)
+            .map(|i| format!("{i}/{k}"))
+            .collect();
+        if missing.len() > NAMED_MISSING {
+            named.push(format!("and {} more", missing.len() - NAMED_MISSING));
+        }
         return Err(Error::Input(format!(
             "missing shard{} {} of {k}: each of the shards 0/{k}, 1/{k}, ... {}/{k} must be \
              given once",
             if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
+            named.join(", "),
             k - 1
         )));
     }
-    let job = Job::from_id(&first.plan, &Options::default())
-        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
-    let est = job.counter().estimates();
-    let assignment = assign(&est, k);
+    Ok((first_name, first))
+}
+
+/// Checks each shard's tasks against the plan's assignment and its per-task counts against
+/// its sums; returns the sum of the shards.
+fn check_tasks(job: &Job, parts: &[(String, ShardResult)]) -> Result<Tally> {
+    let k = parts[0].1.shard.count;
+    let assignment = assign(&job.counter().estimates(), k);
     let planned = job.counter().planned();
     let mut tally = Tally::default();
     for (name, p) in parts {
@@ -220,25 +262,7 @@ pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
         }
         tally += p.counts;
     }
-    let kernel: Kernel = first
-        .kernel
-        .parse()
-        .map_err(|e: Error| Error::Input(format!("{first_name}: {e}")))?;
-    let threads = parts.iter().map(|p| p.1.threads).sum();
-    let seconds: f64 = parts.iter().map(|p| p.1.seconds).sum();
-    let elapsed = Duration::try_from_secs_f64(seconds).map_err(|_| {
-        Error::Input(format!(
-            "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
-        ))
-    })?;
-    Ok(Totals::of(
-        job.id(),
-        job.tasks(),
-        kernel,
-        threads,
-        tally,
-        elapsed,
-    ))
+    Ok(tally)
 }
 
 /// Checks that shard `p` (file `name`) belongs to the same count as the first one, and that

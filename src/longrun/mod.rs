@@ -131,12 +131,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let ran = ran?;
     if ran.cancelled {
         let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
-        return Err(Error::cancelled(
-            saver.ckpt.done.len(),
-            scope.len(),
-            &ran,
-            saved,
-        ));
+        return Err(ran.stopped(saver.ckpt.done.len(), scope.len(), saved));
     }
     let mut tally = resumed_tally;
     tally += ran.tally;

@@ -137,23 +137,7 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
             found.push((f.display().to_string(), r));
         }
     }
-    // The run: the (plan, K) most files belong to.
-    let mut keys: Vec<((PlanId, u32), usize)> = Vec::new();
-    for (_, f) in &found {
-        if let Some(k) = key(f) {
-            match keys.iter_mut().find(|(key, _)| *key == k) {
-                Some((_, c)) => *c += 1,
-                None => keys.push((k, 1)),
-            }
-        }
-    }
-    let Some(((plan, k), _)) = keys.iter().max_by_key(|(_, c)| *c).cloned() else {
-        return Err(Error::Input(
-            "no shard results or shard checkpoints found: give the directory of a distributed \
-             run (or its files)"
-                .into(),
-        ));
-    };
+    let (plan, k) = the_run(&found)?;
     let job = Job::from_id(&plan, &Options::default())?;
     let est = job.counter().estimates();
     let assignment = assign(&est, k);
@@ -202,6 +186,27 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
         }
     }
     summarise(plan, k, states, foreign, &results, &shard_work, all_work)
+}
+
+/// The run the files are of: the (plan, K) most of them belong to.
+fn the_run(found: &[(String, RunFile)]) -> Result<(PlanId, u32)> {
+    let mut keys: Vec<((PlanId, u32), usize)> = Vec::new();
+    for (_, f) in found {
+        if let Some(k) = key(f) {
+            match keys.iter_mut().find(|(key, _)| *key == k) {
+                Some((_, c)) => *c += 1,
+                None => keys.push((k, 1)),
+            }
+        }
+    }
+    match keys.into_iter().max_by_key(|(_, c)| *c) {
+        Some((run, _)) => Ok(run),
+        None => Err(Error::Input(
+            "no shard results or shard checkpoints found: give the directory of a distributed \
+             run (or its files)"
+                .into(),
+        )),
+    }
 }
 
 fn summarise(

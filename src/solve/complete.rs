@@ -243,57 +243,77 @@ fn min_conflicts_checked(
     }
     let mut rng = Rng(seed ^ (n as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
     for _restart in 0..4 {
-        let mut b = Permutation {
-            n,
-            cols: vec![0; n],
-            dp: vec![0; 2 * n],
-            dm: vec![0; 2 * n],
-        };
-        for &(r, c) in placed {
-            b.cols[r] = c;
-            b.add(r, c);
-        }
-        // Greedy start: each free row takes a random remaining column that clashes with
-        // nothing placed so far, if a few tries find one.
-        let mut pool = free_cols.clone();
-        for (i, &r) in rows.iter().enumerate() {
-            let left = pool.len() - i;
-            let mut pick = i + rng.below(left);
-            for _ in 0..8 {
-                let (p, m) = b.diag(r, pool[pick]);
-                if b.dp[p] == 0 && b.dm[m] == 0 {
-                    break;
-                }
-                pick = i + rng.below(left);
-            }
-            pool.swap(i, pick);
-            b.cols[r] = pool[i];
-            b.add(r, pool[i]);
-        }
-        for round in 0..max_rounds {
-            let bad: Vec<usize> = rows.iter().copied().filter(|&r| b.clashes(r) > 0).collect();
-            if bad.is_empty() {
-                return Completion::Found(b.cols);
-            }
-            // Late rounds also take sideways moves to leave plateaus.
-            let any = round % 16 == 15;
-            for &i in &bad {
-                for _ in 0..64 {
-                    if b.clashes(i) == 0 {
-                        break;
-                    }
-                    let j = rows[rng.below(rows.len())];
-                    if j != i && b.try_swap(i, j, any) < 0 {
-                        break;
-                    }
-                }
-            }
+        let mut b = greedy_start(n, placed, &rows, &free_cols, &mut rng);
+        if repair(&mut b, &rows, &mut rng, max_rounds) {
+            return Completion::Found(b.cols);
         }
     }
     Completion::GaveUp(format!(
         "local search found no completion after 4 restarts of {max_rounds} rounds; it cannot \
          prove that none exists"
     ))
+}
+
+/// A first guess: the placed queens, then each free row takes a random remaining column that
+/// clashes with nothing placed so far, if a few tries find one.
+fn greedy_start(
+    n: usize,
+    placed: &[(usize, usize)],
+    rows: &[usize],
+    free_cols: &[usize],
+    rng: &mut Rng,
+) -> Permutation {
+    let mut b = Permutation {
+        n,
+        cols: vec![0; n],
+        dp: vec![0; 2 * n],
+        dm: vec![0; 2 * n],
+    };
+    for &(r, c) in placed {
+        b.cols[r] = c;
+        b.add(r, c);
+    }
+    let mut pool = free_cols.to_vec();
+    for (i, &r) in rows.iter().enumerate() {
+        let left = pool.len() - i;
+        let mut pick = i + rng.below(left);
+        for _ in 0..8 {
+            let (p, m) = b.diag(r, pool[pick]);
+            if b.dp[p] == 0 && b.dm[m] == 0 {
+                break;
+            }
+            pick = i + rng.below(left);
+        }
+        pool.swap(i, pick);
+        b.cols[r] = pool[i];
+        b.add(r, pool[i]);
+    }
+    b
+}
+
+/// Swaps the free rows' columns to remove clashes, for at most `max_rounds` rounds; true when
+/// `b` is a solution.
+fn repair(b: &mut Permutation, rows: &[usize], rng: &mut Rng, max_rounds: u32) -> bool {
+    for round in 0..max_rounds {
+        let bad: Vec<usize> = rows.iter().copied().filter(|&r| b.clashes(r) > 0).collect();
+        if bad.is_empty() {
+            return true;
+        }
+        // Late rounds also take sideways moves to leave plateaus.
+        let any = round % 16 == 15;
+        for &i in &bad {
+            for _ in 0..64 {
+                if b.clashes(i) == 0 {
+                    break;
+                }
+                let j = rows[rng.below(rows.len())];
+                if j != i && b.try_swap(i, j, any) < 0 {
+                    break;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// A free row or free column on which every square is attacked by the placed queens, if

@@ -11,13 +11,7 @@ impl Quadrants {
     /// The weighted count of the solutions of row set `r` (its weight included), and the
     /// half-boards built.
     pub(super) fn count_rowset(&self, r: &RowSet, s: &mut Scratch) -> (u128, u64) {
-        let RowSet {
-            middle,
-            east,
-            weight,
-            open,
-        } = *r;
-        let mid = &self.layout.middles[middle as usize];
+        let mid = &self.layout.middles[r.middle as usize];
         let even = self.layout.n.is_multiple_of(2);
         let mut east_side = *mid;
         if even {
@@ -26,61 +20,62 @@ impl Quadrants {
             east_side.d1 |= 1 << (self.layout.n - 1);
             east_side.d2 |= 1 << (self.layout.n - 1);
         }
-        let west = mid.rows & !east;
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
-        let memo = self.memo_used().then_some(u32::from(middle));
-        let side = |mid, rows, east, split, long_only, memo| Side {
+        let east = Side {
+            mid: &east_side,
+            rows: r.east,
+            east: true,
+            split: false,
+            long_only: false,
+            memo: self.memo_used().then_some(u32::from(r.middle)),
+        };
+        self.halves(self.build, east, s, &mut a);
+        // Even board: the west side split by its queens on the long diagonals (see below).
+        let west = Side {
             mid,
-            rows,
-            east,
-            split,
-            long_only,
-            memo,
+            rows: mid.rows & !r.east,
+            east: false,
+            split: even,
+            long_only: even && r.open == 0,
+            ..east
         };
-        self.halves(
-            self.build,
-            side(&east_side, east, true, false, false, memo),
-            s,
-            &mut a,
-        );
-        let bits = 2 * (2 * self.layout.h - 1);
-        let result = if !even {
-            self.halves(
-                self.build,
-                side(mid, west, false, false, false, memo),
-                s,
-                &mut b,
-            );
-            let built = (a[0].len() + b[0].len()) as u64;
-            // Store the smaller side: building the tables costs more per pattern than a query.
-            let (stored, queries) = if a[0].len() > b[0].len() {
-                (&b[0], &a[0])
-            } else {
-                (&a[0], &b[0])
-            };
-            let found = count_disjoint(self.build, stored, queries, bits) as u128;
-            (found * weight as u128, built)
+        self.halves(self.build, west, s, &mut b);
+        let found = if even {
+            self.match_even(&a[0], &b, r.open)
         } else {
-            // Even board: the long diagonals are key bits h - 1 (anti-diagonal, r + c = N - 1)
-            // and 3h - 2 (main diagonal, r = c). East keeps no queen on either (on the main
-            // diagonal in the south-east, the anti-diagonal in the north-east); each west
-            // queen on one stands for 2 solutions (half turn, transposes); with none, `open`
-            // says.
-            self.halves(
-                self.build,
-                side(mid, west, false, true, open == 0, memo),
-                s,
-                &mut b,
-            );
-            let built = (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64;
-            let sieve = Sieve::new(self.build, &a[0], &b[1], bits);
-            let count = |q: &[u64]| sieve.count(q) as u128;
-            let found = open as u128 * count(&b[0]) + 2 * count(&b[1]) + 4 * count(&b[2]);
-            (found * weight as u128, built)
+            self.match_odd(&a[0], &b[0])
         };
+        let built = a[0].len() + b.iter().map(Vec::len).sum::<usize>();
         (s.east, s.west) = (a, b);
-        result
+        (found * r.weight as u128, built as u64)
+    }
+
+    /// The bits of a match key: `2h - 1` diagonals of each family.
+    fn key_bits(&self) -> u32 {
+        2 * (2 * self.layout.h - 1)
+    }
+
+    /// An odd board's (east, west) pairs that make solutions.
+    fn match_odd(&self, east: &[u64], west: &[u64]) -> u128 {
+        // Store the smaller side: building the tables costs more per pattern than a query.
+        let (stored, queries) = if east.len() > west.len() {
+            (west, east)
+        } else {
+            (east, west)
+        };
+        count_disjoint(self.build, stored, queries, self.key_bits()) as u128
+    }
+
+    /// An even board's solutions from its east half-boards and its west ones split by their
+    /// queens on the long diagonals, key bits `h - 1` (anti-diagonal, `r + c = N - 1`) and
+    /// `3h - 2` (main diagonal, `r = c`). East keeps no queen on either (on the main diagonal
+    /// in the south-east, the anti-diagonal in the north-east); each west queen on one stands
+    /// for 2 solutions (half turn, transposes); with none, `open` says.
+    fn match_even(&self, east: &[u64], west: &[Vec<u64>; 3], open: u32) -> u128 {
+        let sieve = Sieve::new(self.build, east, &west[1], self.key_bits());
+        let count = |q: &[u64]| sieve.count(q) as u128;
+        open as u128 * count(&west[0]) + 2 * count(&west[1]) + 4 * count(&west[2])
     }
 }
 
