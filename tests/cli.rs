@@ -126,7 +126,16 @@ fn bad_input_exits_2_with_a_message_and_empty_stdout() {
         (&["count", "8", "--bogus"], "unexpected argument '--bogus'"),
         // The library's message names its options; the command line names the flags.
         (
-            &["count", "16", "-a", "quadrants", "-t", "2", "--max-memory", "3M"],
+            &[
+                "count",
+                "16",
+                "-a",
+                "quadrants",
+                "-t",
+                "2",
+                "--max-memory",
+                "3M",
+            ],
             "raise --max-memory, use fewer --threads, or count with --algorithm symmetric",
         ),
         (&["count"], "required arguments were not provided"),

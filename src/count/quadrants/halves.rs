@@ -5,7 +5,7 @@
 //! [`Build`]; a worker's buffers ([`Scratch`]) are kept from one row set to the next.
 
 use super::arch::{Build, Simd, Work};
-use super::join::{keep_fitting, Lens, Parts};
+use super::join::{keep_fitting, Kept, Lens, Parts};
 use super::memo::Memo;
 use super::plan::Middle;
 use super::Quadrants;
@@ -89,9 +89,8 @@ impl ColumnSets {
     }
 }
 
-/// The kept quarters of one quadrant for a join, by class: their meets and keys (padded to a
-/// multiple of four) and how many.
-type Kept<'a> = [(&'a [u64], &'a [u64], usize); 2];
+/// The kept quarters of one quadrant for a join, by class.
+type Classes<'a> = [Kept<'a>; 2];
 
 /// Where a side's quarters land and what they must miss: the parts of [`Lens`] common to its
 /// north and south quadrants, their shifts, and the split of the long diagonals.
@@ -234,19 +233,19 @@ impl Quadrants {
 #[inline(always)]
 fn join_parts<S: Simd>(
     simd: S,
-    north: Kept,
-    south: Kept,
+    north: Classes,
+    south: Classes,
     long_only: bool,
     out: &mut [Vec<u64>; 3],
 ) {
     for (i, &(tops, top_keys, tops_len)) in north.iter().enumerate() {
-        for (j, &(meets, keys, len)) in south.iter().enumerate() {
-            if (long_only && i + j == 0) || len == 0 {
+        for (j, &kept) in south.iter().enumerate() {
+            if (long_only && i + j == 0) || kept.2 == 0 {
                 continue;
             }
             let o = &mut out[i + j];
             for (&mt, &kt) in tops[..tops_len].iter().zip(top_keys) {
-                simd.join(mt, kt, meets, keys, len, o);
+                simd.join((mt, kt), kept, o);
             }
         }
     }

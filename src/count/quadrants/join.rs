@@ -4,6 +4,10 @@
 //! every candidate and move their end on only past the ones kept (about half of them at
 //! N = 17, a third at N = 18: a branch on the test would mispredict often).
 
+/// Kept quarters ready for a join: their meets and their keys, padded to a multiple of four,
+/// and how many are real.
+pub type Kept<'a> = (&'a [u64], &'a [u64], usize);
+
 /// Quarter placements kept for a join: what each can meet across the half's middle row
 /// (`meets`) and its match key (`keys`), the first `len` of each valid.
 #[derive(Debug, Default)]
@@ -28,7 +32,7 @@ impl Parts {
     /// The kept candidates' meets and keys, padded to a multiple of four (the padding is
     /// not theirs), and how many they are.
     #[inline(always)]
-    pub fn kept(&self) -> (&[u64], &[u64], usize) {
+    pub fn kept(&self) -> Kept<'_> {
         let padded = self.len.next_multiple_of(4);
         (&self.meets[..padded], &self.keys[..padded], self.len)
     }
@@ -147,14 +151,7 @@ pub fn fit_into(
 /// common with `top_meet`: the half-boards one north quarter makes with the south ones. One
 /// pair at a time, for any CPU (the AVX2 build does four: [`super::arch::Simd::join`]).
 #[inline(always)]
-pub fn join_portable(
-    top_meet: u64,
-    top_key: u64,
-    meets: &[u64],
-    keys: &[u64],
-    n: usize,
-    out: &mut Vec<u64>,
-) {
+pub fn join_portable((top_meet, top_key): (u64, u64), (meets, keys, n): Kept, out: &mut Vec<u64>) {
     let mut len = out.len();
     out.resize(len + n, 0);
     for (&m, &k) in meets[..n].iter().zip(&keys[..n]) {
@@ -180,9 +177,7 @@ mod tests {
     impl Work for Join<'_> {
         type Out = ();
         fn run<S: Simd>(self, simd: S) {
-            simd.join(
-                self.top.0, self.top.1, self.meets, self.keys, self.n, self.out,
-            );
+            simd.join(self.top, (self.meets, self.keys, self.n), self.out);
         }
     }
 

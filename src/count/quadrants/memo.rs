@@ -1,7 +1,7 @@
 //! The quarters a worker keeps filtered for one middle configuration ([`Memo`]), so that the
 //! row sets of that configuration join them without filtering them again.
 
-use super::join::{fit_into, Lens};
+use super::join::{fit_into, Kept, Lens};
 
 /// The quarters filtered for one middle configuration, kept while a worker counts its row
 /// sets: a quarter list is read by many row sets of one configuration (34 times on average at
@@ -106,7 +106,7 @@ impl Memo {
     /// The meets and keys of a range [`Memo::fit`] returned, padded to a multiple of four as
     /// [`super::join::Parts::kept`], and how many they are.
     #[inline(always)]
-    pub fn get(&self, (at, len): (usize, usize)) -> (&[u64], &[u64], usize) {
+    pub fn get(&self, (at, len): (usize, usize)) -> Kept<'_> {
         // The arena had room for the whole list and 4 more when the range was filtered.
         let end = at + len.next_multiple_of(4);
         (&self.meets[at..end], &self.keys[at..end], len)

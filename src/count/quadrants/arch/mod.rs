@@ -16,23 +16,15 @@ mod x86;
 #[cfg(target_arch = "x86_64")]
 pub use x86::Avx2;
 
-use super::join::join_portable;
+use super::join::{join_portable, Kept};
 
 /// The vector primitives the generic code calls, one implementation per build.
 pub trait Simd: Copy {
-    /// Appends to `out` the key `top_key | keys[i]` of every `i < n` whose `meets[i]` has no
-    /// bit in common with `top_meet` (the half-boards one north quarter makes with the south
-    /// ones), in order. `meets` and `keys` hold `n` rounded up to four (the padding is read,
-    /// never kept).
-    fn join(
-        self,
-        top_meet: u64,
-        top_key: u64,
-        meets: &[u64],
-        keys: &[u64],
-        n: usize,
-        out: &mut Vec<u64>,
-    );
+    /// Appends to `out` the key `top_key | keys[i]` of every kept south quarter `i` whose
+    /// `meets[i]` has no bit in common with `top_meet` (the half-boards one north quarter
+    /// makes with the south ones), in order. `south` holds its count rounded up to four (the
+    /// padding is read, never kept).
+    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>);
 }
 
 /// A piece of work compiled once per build: [`Build::run`] calls [`Work::run`] inside a
@@ -51,16 +43,8 @@ pub struct Portable;
 
 impl Simd for Portable {
     #[inline(always)]
-    fn join(
-        self,
-        top_meet: u64,
-        top_key: u64,
-        meets: &[u64],
-        keys: &[u64],
-        n: usize,
-        out: &mut Vec<u64>,
-    ) {
-        join_portable(top_meet, top_key, meets, keys, n, out);
+    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
+        join_portable(top, south, out);
     }
 }
 

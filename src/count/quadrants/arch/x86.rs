@@ -1,6 +1,7 @@
 //! The AVX2 build: the token that proves the CPU has it, the function every AVX2 body runs
 //! in, and the four-pair join.
 
+use super::super::join::Kept;
 use super::{Simd, Work};
 use crate::count::kernel::{isa, Isa};
 use std::arch::x86_64::*;
@@ -37,17 +38,9 @@ unsafe fn with_avx2<W: Work>(token: Avx2, work: W) -> W::Out {
 
 impl Simd for Avx2 {
     #[inline(always)]
-    fn join(
-        self,
-        top_meet: u64,
-        top_key: u64,
-        meets: &[u64],
-        keys: &[u64],
-        n: usize,
-        out: &mut Vec<u64>,
-    ) {
+    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
-        unsafe { join_avx2(top_meet, top_key, meets, keys, n, out) }
+        unsafe { join_avx2(top, south, out) }
     }
 }
 
@@ -80,14 +73,7 @@ static COMPRESS: [[u32; 8]; 16] = {
 /// The CPU must have AVX2 and popcnt.
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn join_avx2(
-    top_meet: u64,
-    top_key: u64,
-    meets: &[u64],
-    keys: &[u64],
-    n: usize,
-    out: &mut Vec<u64>,
-) {
+unsafe fn join_avx2((top_meet, top_key): (u64, u64), (meets, keys, n): Kept, out: &mut Vec<u64>) {
     let quads = n.div_ceil(4);
     assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
     // Each store writes four lanes, of which the ones past the kept are overwritten next.

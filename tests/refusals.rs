@@ -1,0 +1,136 @@
+//! Bad input gets a message that points the right way, never a panic or a hang: extreme
+//! values, junk between boards, random and mutated input, and work that will be long.
+
+mod common;
+
+use common::{assert_refused, bin, nqueens};
+use std::process::Stdio;
+
+#[test]
+fn verify_refuses_junk_between_pairs() {
+    for junk in ["7", "junk", "\u{0}"] {
+        let board = format!("(1,2) {junk} (2,4) (3,1) (4,3)\n");
+        assert_refused(nqueens().arg("verify").write_stdin(board), "is not a pair");
+    }
+    nqueens()
+        .arg("verify")
+        .write_stdin("(1,2), (2,4), (3,1), (4,3)\n")
+        .assert()
+        .success();
+}
+
+#[test]
+fn extreme_values_are_refused_with_a_message() {
+    for args in [
+        &["count", "8", "--checkpoint-every", "1e20"][..],
+        &["count", "8", "--checkpoint-every", "1e300"],
+        &["count", "8", "--checkpoint-every", "1e-9"],
+        &["count", "8", "--progress-every", "1e300"],
+        &["count", "8", "--shard", "0/4000000000"],
+        &["count", "8", "--threads", "100000"],
+        &["list", "8", "--limit", "99999999999999999999999"],
+        &["trace", "8", "--max-steps", "99999999999999999999999"],
+        &["bench", "--warmup", "99999999999999999999999"],
+        &["count", " 8"],
+        &["count", "+8"],
+        &["count", "8", "--place", "1 : 1"],
+        &["count", "8", "--quiet", "--progress"],
+    ] {
+        let out = nqueens().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("too large to fit"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn long_searches_say_they_may_be_long() {
+    let mut child = bin()
+        .args(["list", "40", "--limit", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let mut first = [0u8; 64];
+    let k = std::io::Read::read(&mut err, &mut first).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(String::from_utf8_lossy(&first[..k]).starts_with("note: searching"));
+}
+
+#[test]
+fn messages_point_the_right_way() {
+    let err = |args: &[&str]| {
+        let out = nqueens().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    assert!(!err(&["count", "8", "--place", "0:1"]).contains("--zero-based"));
+    assert!(err(&["solve", "8", "--place", "0:1"]).contains("--zero-based"));
+    assert!(err(&["trace", "3"]).contains("the 3×3 board has no solution"));
+    assert!(err(&["trace", "2"]).contains("no solution"));
+    let out = nqueens()
+        .arg("verify")
+        .write_stdin("1 5 8 6 3 7 2\n")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a row missing?"));
+    let out = nqueens()
+        .arg("verify")
+        .write_stdin("(1,1) (2,5) (3,8) (4,6) (5,3) (6,7) (7,2)\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("row 8 has no queen"));
+}
+
+#[test]
+fn parsers_survive_random_and_mutated_input() {
+    use nqueens::board::parse::parse_stream;
+    use nqueens::longrun::{checkpoint::Checkpoint, merge};
+    let seeds = [
+        "1 5 8 6 3 7 2 4\n",
+        "(1,1) (2,5) (3,8) (4,6) (5,3) (6,7) (7,2) (8,4)\n",
+        "Q . .\n. . Q\n",
+        "{\"n\":4,\"solution\":[2,4,1,3]}\n",
+        "| Q |   |\n+---+---+\n",
+        r#"{"format":"nqueens-shard","version":3,"n":8,"algorithm":"plain","split_depth":1,"placed":[],"fingerprint":"0","shard":{"index":0,"count":1},"tasks":1,"plan_tasks":1,"counts":{"total":1,"classes":null,"nodes":1},"kernel":"wide","threads":1,"seconds":0.1,"done":[{"id":0,"counts":{"total":1,"classes":null,"nodes":1}}],"checksum":""}"#,
+        r#"{"format":"nqueens-checkpoint","version":2,"n":8,"algorithm":"plain","split_depth":1,"placed":[],"fingerprint":"0","shard":null,"tasks":1,"done":[],"checksum":""}"#,
+    ];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let alphabet = b"0123456789 ,()[]{}:\"Q.|+-\n\x00\xff#ab";
+    for i in 0..3000 {
+        let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();
+        for _ in 0..1 + next() % 6 {
+            let at = (next() as usize) % (bytes.len() + 1);
+            let c = alphabet[(next() as usize) % alphabet.len()];
+            match next() % 3 {
+                0 => bytes.insert(at, c),
+                1 if at < bytes.len() => bytes[at] = c,
+                _ if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => {}
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        for (_, b) in parse_stream(&text, i % 2 == 0) {
+            if let Err(e) = b {
+                assert_eq!(e.exit_code(), 2, "{text:?}: {e}");
+            }
+        }
+        if let Err(e) = merge::parse(&text, "f") {
+            assert_eq!(e.exit_code(), 2, "{text:?}: {e}");
+        }
+        if let Err(e) = Checkpoint::parse(&text, "f") {
+            assert_eq!(e.exit_code(), 2, "{text:?}: {e}");
+        }
+    }
+}
