@@ -170,3 +170,121 @@ fn devices_and_oversized_inputs_are_refused_quickly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Round 3, 6: a stdout open for reading only (`1</dev/null`) cannot take the result, so the
+/// count fails; `1<>/dev/null` is a writable stdout and succeeds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_only_stdout_fails_and_a_read_write_one_is_fine() {
+    let sh = |cmd: &str| {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(cmd.replace("NQ", env!("CARGO_BIN_EXE_nqueens")))
+            .output()
+            .unwrap();
+        (String::from_utf8_lossy(&out.stdout).trim().to_string(), out)
+    };
+    for cmd in [
+        "NQ count 10 --shard 0/2 1</dev/null; echo $? >&2",
+        "NQ count 10 1</dev/null; echo $? >&2",
+        "NQ list 6 --unique 1</dev/null; echo $? >&2",
+    ] {
+        let (_, out) = sh(cmd);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.trim().ends_with('1'), "{cmd}: {err}");
+        assert!(err.contains("reading only"), "{cmd}: {err}");
+    }
+    let (_, out) = sh("NQ count 10 --shard 0/2 1<>/dev/null; echo $? >&2");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim(), "0", "{err}");
+}
+
+/// Round 3, 5: a lock file planted as a link is not followed (its missing target is not
+/// created), and the leftovers of a run on `FILE` are told from the temporary files of a run
+/// on `FILE.b`.
+#[cfg(unix)]
+#[test]
+fn a_planted_lock_link_is_not_followed_and_others_leftovers_are_kept() {
+    let dir = tmpdir("lock-link");
+    let c = dir.join("c.ckpt");
+    let target = dir.join("made-by-nqueens");
+    std::os::unix::fs::symlink(&target, dir.join("c.ckpt.lock")).unwrap();
+    let out = nqueens()
+        .args(["count", "10", "--checkpoint", c.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(!target.exists(), "the link's target was created");
+    std::fs::remove_file(dir.join("c.ckpt.lock")).unwrap();
+    // A temporary file of a run on c.ckpt.b (the same prefix, `.c.ckpt.`) and one of a
+    // killed run on c.ckpt: only the second is ours to remove.
+    let theirs = dir.join(".c.ckpt.b.4242.0.0badf00d.tmp");
+    let ours = dir.join(".c.ckpt.4242.0.0badf00d.tmp");
+    std::fs::write(&theirs, "theirs").unwrap();
+    std::fs::write(&ours, "ours").unwrap();
+    json(&["count", "10", "--json", "--checkpoint", c.to_str().unwrap()]);
+    assert!(theirs.exists(), "another file's temporary file was deleted");
+    assert!(!ours.exists(), "a leftover of this checkpoint was kept");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3, 9: a FIFO in a run's directory is passed over (reading it would block), and one
+/// named on the command line is refused, not read.
+#[cfg(unix)]
+#[test]
+fn status_never_reads_a_fifo() {
+    let dir = tmpdir("fifo");
+    let files = common::forge::shards(&dir, &["count", "9"], 2);
+    let fifo = dir.join("trap.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut child = bin()
+        .args(["status", dir.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "status hangs on a FIFO"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_refused(
+        nqueens().args(["status", files[0].to_str().unwrap(), fifo.to_str().unwrap()]),
+        "not a regular file",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3, 2: `verify` of a stream holds one board at a time: a million boards (3 MB of
+/// input) stay within a few tens of MB (they took 1 GB), measured as the child's peak
+/// resident size.
+#[cfg(target_os = "linux")]
+#[test]
+// The child is reaped by `wait4` (which also gives its peak size), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn verify_of_a_million_boards_stays_small() {
+    let dir = tmpdir("verify-mem");
+    let input = dir.join("many.txt");
+    std::fs::write(&input, "1\n\n".repeat(1_000_000)).unwrap();
+    let child = bin()
+        .args(["verify", input.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, filling `status` and `usage`.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    // ru_maxrss is in KiB on Linux.
+    assert!(usage.ru_maxrss < 100 * 1024, "peak {} KiB", usage.ru_maxrss);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

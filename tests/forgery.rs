@@ -173,3 +173,203 @@ fn shard_files_with_absurd_fields_are_refused_not_panicked_on() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Round 3, 7: a shard whose symmetry classes were edited (+2 solutions symmetric under a
+/// half turn, on the task and on the shard's sums) and resealed does not merge: its counts
+/// break what the classes must satisfy.
+#[test]
+fn forged_symmetry_classes_do_not_merge() {
+    let dir = tmpdir("sym180");
+    let files = shards(&dir, &["count", "10", "-a", "symmetric"], 2);
+    let mut forged = false;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let Some(d) = v["done"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["counts"]["classes"][4].as_u64().unwrap_or(0) > 0)
+        else {
+            continue;
+        };
+        let plus2 = |c: &Value| {
+            let mut new = c.clone();
+            new["classes"][4] = (c["classes"][4].as_u64().unwrap() + 2).into();
+            (tally_text(c), tally_text(&new))
+        };
+        let (old_task, new_task) = plus2(&d["counts"]);
+        let (old_sum, new_sum) = plus2(&v["counts"]);
+        let edited = text
+            .replacen(&old_sum, &new_sum, 1)
+            .replacen(&old_task, &new_task, 1);
+        assert_ne!(edited, text);
+        std::fs::write(f, reseal(&edited)).unwrap();
+        forged = true;
+    }
+    assert!(forged, "no task with half-turn symmetric solutions");
+    assert_refused(
+        nqueens().arg("merge").args(strs(&files)),
+        "forged or damaged",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3, 3 and 4: files that claim what no plan can be (a shard 5 of 3 or 0 of 0, four
+/// billion shards, N = 64 at a split depth whose plan cannot be held) are refused with a
+/// message by every reader (status, merge, audit), never a panic or an abort.
+#[test]
+fn crafted_claims_are_refused_by_every_reader() {
+    let dir = tmpdir("claims");
+    let ckpt = dir.join("c.ckpt");
+    json(&[
+        "count",
+        "9",
+        "--json",
+        "--shard",
+        "1/3",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    let good_ckpt = std::fs::read_to_string(&ckpt).unwrap();
+    let shard = shards(&dir, &["count", "9"], 1).remove(0);
+    let good_shard = std::fs::read_to_string(&shard).unwrap();
+    let crafted = [
+        (
+            good_ckpt.replacen("\"index\":1,\"count\":3", "\"index\":5,\"count\":3", 1),
+            "c",
+        ),
+        (
+            good_ckpt.replacen("\"index\":1,\"count\":3", "\"index\":0,\"count\":0", 1),
+            "c",
+        ),
+        (
+            good_ckpt.replacen("\"count\":3", "\"count\":4000000000", 1),
+            "c",
+        ),
+        (good_shard.replacen("\"n\":9", "\"n\":64", 1), "s"),
+        (good_shard.replacen("\"n\":9", "\"n\":0", 1), "s"),
+        (good_shard.replacen("\"n\":9", "\"n\":65", 1), "s"),
+    ];
+    for (i, (text, kind)) in crafted.iter().enumerate() {
+        let f = dir.join(format!(
+            "crafted{i}.{}",
+            if *kind == "c" { "ckpt" } else { "json" }
+        ));
+        std::fs::write(&f, reseal(text)).unwrap();
+        let name = f.to_str().unwrap();
+        for cmd in [
+            vec!["status", name],
+            vec!["audit", name],
+            vec!["merge", name],
+        ] {
+            if *kind == "c" && cmd[0] == "merge" {
+                continue;
+            }
+            let out = nqueens().args(&cmd).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} on {text}: {out:?}");
+            assert!(!out.stderr.is_empty(), "{cmd:?}: no message");
+        }
+        std::fs::remove_file(&f).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3: the file readers on crafted fields. Every numeric field of a genuine shard result
+/// and checkpoint is set to extreme or wrong values and the file resealed (as a forger
+/// would); `merge::parse`, `merge`, `Checkpoint::parse` and `status` (over the directory)
+/// each accept it or refuse it with a message and an exit code of 2 or 3, and never panic
+/// or abort.
+#[test]
+fn crafted_fields_are_refused_or_accepted_never_a_crash() {
+    use nqueens::longrun::{checkpoint::Checkpoint, merge, status};
+    let dir = tmpdir("fields");
+    let shard = shards(&dir, &["count", "9", "-a", "symmetric"], 1).remove(0);
+    let ckpt = dir.join("c.ckpt");
+    json(&[
+        "count",
+        "9",
+        "--json",
+        "--shard",
+        "0/2",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    let genuine = [
+        std::fs::read_to_string(&shard).unwrap(),
+        std::fs::read_to_string(&ckpt).unwrap(),
+    ];
+    let keys = [
+        "n",
+        "split_depth",
+        "tasks",
+        "plan_tasks",
+        "index",
+        "count",
+        "threads",
+        "seconds",
+        "id",
+        "total",
+        "nodes",
+    ];
+    let values = [
+        "0",
+        "1",
+        "-1",
+        "3",
+        "4294967295",
+        "4294967296",
+        "18446744073709551616",
+        "1e300",
+        "0.5",
+        "null",
+        "\"x\"",
+        "[]",
+    ];
+    let classes = ["[1,2,3,4,5]", "[0,0,0,2,2]", "[]", "[0,0,0,0,0,0]", "null"];
+    let work = dir.join("run");
+    let mut tried = 0;
+    for text in &genuine {
+        let mut crafted: Vec<String> = Vec::new();
+        for key in keys {
+            let at = format!("\"{key}\":");
+            let Some(start) = text.find(&at).map(|p| p + at.len()) else {
+                continue;
+            };
+            let end = start + text[start..].find([',', '}']).unwrap();
+            for v in values {
+                crafted.push(format!("{}{v}{}", &text[..start], &text[end..]));
+            }
+        }
+        if let Some(start) = text.find("\"classes\":[").map(|p| p + "\"classes\":".len()) {
+            let end = start + text[start..].find(']').unwrap() + 1;
+            for c in classes {
+                crafted.push(format!("{}{c}{}", &text[..start], &text[end..]));
+            }
+        }
+        for c in crafted {
+            let sealed = reseal(&c);
+            let ok_or_2 = |r: Result<(), nqueens::Error>| {
+                if let Err(e) = r {
+                    assert!(matches!(e.exit_code(), 2 | 3), "{sealed}: {e}");
+                }
+            };
+            match merge::parse(&sealed, "s.json") {
+                Ok(r) => ok_or_2(merge::merge(&[("s.json".into(), r)]).map(|_| ())),
+                Err(e) => ok_or_2(Err(e)),
+            }
+            ok_or_2(Checkpoint::parse(&sealed, "c.ckpt").map(|_| ()));
+            let _ = std::fs::remove_dir_all(&work);
+            std::fs::create_dir_all(&work).unwrap();
+            std::fs::write(work.join("f.json"), &sealed).unwrap();
+            ok_or_2(
+                status::files(std::slice::from_ref(&work))
+                    .and_then(|f| status::status(&f))
+                    .map(|_| ()),
+            );
+            tried += 1;
+        }
+    }
+    assert!(tried > 200, "{tried} crafted files");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -402,3 +402,85 @@ fn a_stopped_quadrant_count_resumes_exactly() {
     t.cross_check().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Round 3, 8: the plan of a sharded run depends only on what was asked: `auto` does not fall
+/// back to backtracking on a machine with less memory (shards of one run would then disagree
+/// and fail to merge after the work); it refuses before counting.
+#[test]
+fn a_sharded_auto_count_never_picks_its_method_by_memory() {
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["count", "16", "--shard", "0/4", "-t", "1"];
+        args.extend(extra);
+        nqueens().args(&args).output().unwrap()
+    };
+    let roomy = plan(&[]);
+    assert!(roomy.status.success(), "{roomy:?}");
+    let v: Value = serde_json::from_slice(&roomy.stdout).unwrap();
+    assert_eq!(v["algorithm"], "quadrants");
+    let tight = plan(&["--max-memory", "3M"]);
+    assert_eq!(tight.status.code(), Some(2), "{tight:?}");
+    assert!(tight.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&tight.stderr).contains("--algorithm symmetric"));
+    // Without shards or a checkpoint, auto may still back off to backtracking.
+    let whole = json(&["count", "16", "-t", "1", "--max-memory", "3M", "--json"]);
+    assert_eq!(whole["algorithm"], "symmetric");
+}
+
+/// Round 3, 1: shards that ran for seconds (whose `seconds` once broke the seal of about one
+/// file in four) merge to the known total.
+#[test]
+fn a_real_multi_second_shard_set_merges() {
+    let dir = tmpdir("seconds");
+    let files: Vec<String> = (0..2)
+        .map(|i| {
+            let out = bin()
+                .args([
+                    "count", "16", "-a", "plain", "--kernel", "simple", "-t", "1",
+                ])
+                .args(["--shard", &format!("{i}/2")])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(
+                v["seconds"].as_f64().unwrap() >= 1.0,
+                "a shard this fast proves little"
+            );
+            let f = dir.join(format!("s{i}.json"));
+            std::fs::write(&f, &out.stdout).unwrap();
+            f.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = json(
+        &[
+            &["merge", "--json"][..],
+            &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat(),
+    );
+    assert_eq!(merged["total"], 14_772_512);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3, 9: a set that claims a million shards is refused with a short message (it
+/// printed 16 MB naming every missing shard).
+#[test]
+fn a_set_claiming_a_million_shards_gets_a_short_refusal() {
+    let dir = tmpdir("million");
+    let out = bin()
+        .args(["count", "9", "--shard", "5/1000000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let f = dir.join("s.json");
+    std::fs::write(&f, &out.stdout).unwrap();
+    let out = nqueens()
+        .args(["merge", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 1000, "{} bytes", err.len());
+    assert!(err.contains("and 999989 more"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_refused, bin, nqueens};
+use common::{assert_refused, bin, json, nqueens};
 use std::process::Stdio;
 
 #[test]
@@ -132,5 +132,75 @@ fn parsers_survive_random_and_mutated_input() {
         if let Err(e) = Checkpoint::parse(&text, "f") {
             assert_eq!(e.exit_code(), 2, "{text:?}: {e}");
         }
+    }
+}
+
+/// Round 3, 3: plans that cannot be held are refused before they are built (exit 2 and a
+/// message), never allocated (they aborted allocating ~166 GB).
+#[test]
+fn plans_too_large_to_hold_are_refused_up_front() {
+    for args in [
+        &["count", "64", "--shard", "0/2"][..],
+        &[
+            "count",
+            "64",
+            "--checkpoint",
+            "/nonexistent-dir/never-written.ckpt",
+        ],
+        &["count", "49", "--split-depth", "2"],
+        &["table", "64..64", "--split-depth", "2"],
+    ] {
+        assert_refused(nqueens().args(args), "smaller split depth");
+    }
+}
+
+/// Round 3, 9: what `--help` says of `auto` is what it does (quadrants from odd N = 17).
+#[test]
+fn help_says_what_auto_does() {
+    let out = nqueens().args(["count", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("odd N >= 17 up to 23"), "{help}");
+    let auto = json(&["count", "17", "-t", "1", "--json"]);
+    assert_eq!(auto["algorithm"], "quadrants");
+}
+
+/// Round 3, 9: a board with no solution drawn as SVG is a picture (of the empty board), not
+/// plain text.
+#[test]
+fn no_solution_as_svg_is_a_picture() {
+    let out = nqueens()
+        .args(["solve", "2", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let svg = String::from_utf8(out.stdout).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("no solution"), "{svg}");
+}
+
+/// Round 3, 9: in a stream, an unreadable board is named with its own line; a 1×1 matrix
+/// reads 0-based too.
+#[test]
+fn verify_names_the_board_that_is_wrong() {
+    let out = nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 3\n# a comment\n3 1 4 2\n2 4 1 x\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("board 3 (line 4): UNREADABLE: line 4:"),
+        "{text}"
+    );
+    assert!(text.contains("3 boards: 2 solutions"), "{text}");
+    for zero in [false, true] {
+        let mut cmd = nqueens();
+        cmd.arg("verify").write_stdin("1\n");
+        if zero {
+            cmd.arg("--zero-based");
+        }
+        cmd.assert().success();
     }
 }

@@ -156,3 +156,23 @@ fn a_damaged_file_is_named_with_exit_2() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&empty).unwrap();
 }
+
+/// Round 3, 9: a shard given twice makes a run that does not merge: status says so with
+/// exit 1, as its help says (it exited 2, with a full report on stdout).
+#[test]
+fn a_duplicate_shard_is_exit_1_with_the_reason() {
+    let dir = tmpdir("dup");
+    for i in 0..2 {
+        let out = dir.join(format!("results/s{i}.json"));
+        run(&["count", "9", "--shard", &format!("{i}/2")], &out);
+    }
+    std::fs::copy(dir.join("results/s0.json"), dir.join("results/again.json")).unwrap();
+    let out = nqueens()
+        .args(["status", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("given twice"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,6 +41,9 @@ pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
         parse_pairs(&lines, off)
     } else if lines.iter().any(|(_, l)| l.contains('|')) {
         parse_squares(&lines, true)
+    } else if lines.len() == 1 && zero_based && first == "1" {
+        // The 1×1 board's 0/1 matrix; as a 0-based list it would name column 1, off the board.
+        parse_squares(&lines, false)
     } else if lines.len() == 1 && first.chars().any(|c| c.is_ascii_digit()) {
         parse_list(first_no, first, off)
     } else {
@@ -62,39 +65,53 @@ pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
 /// gives one error.
 pub fn parse_stream(text: &str, zero_based: bool) -> Vec<(usize, Result<Board>)> {
     let mut out = Vec::new();
-    let mut block: Vec<(usize, &str)> = Vec::new();
-    let mut flush = |block: &mut Vec<(usize, &str)>| {
-        if block.is_empty() {
-            return;
-        }
-        for part in split_block(block) {
-            let no = part[0].0;
-            let text: Vec<&str> = part.iter().map(|&(_, l)| l).collect();
-            let board = parse(&text.join("\n"), zero_based).map_err(|e| renumber(e, part));
-            out.push((no, board));
-        }
-        block.clear();
-    };
-    for (i, l) in text.lines().enumerate() {
-        let l = l.trim();
-        if l.starts_with('#') {
-            continue;
-        }
-        if l.is_empty() {
-            flush(&mut block);
-        } else {
-            block.push((i + 1, l));
-        }
-    }
-    flush(&mut block);
-    if out.is_empty() {
-        out.push((1, parse("", zero_based)));
-    }
+    parse_each(text, zero_based, |no, board| out.push((no, board)));
     out
 }
 
-/// A board parsed alone numbers its lines from 1: its errors get the stream's line numbers.
-fn renumber(e: Error, part: &[(usize, &str)]) -> Error {
+/// [`parse_stream`] one board at a time: calls `each(line, board)` for every board as it is
+/// read, so that a caller that does not keep them holds one board at a time. An input
+/// without a board gives one error.
+pub fn parse_each(text: &str, zero_based: bool, mut each: impl FnMut(usize, Result<Board>)) {
+    let mut boards = 0usize;
+    let mut flush = |block: Option<Block>| {
+        let Some(block) = block else { return };
+        let mut one = |no: usize, text: &str| {
+            boards += 1;
+            each(no, parse(text, zero_based).map_err(|e| renumber(e, no - 1)));
+        };
+        match split_block(block) {
+            Split::Whole => one(block.first, block.text),
+            Split::EachLine => block.lines().for_each(|(no, l)| one(no, l)),
+        }
+    };
+    // The open block: where its first line starts in `text`, and its number.
+    let mut open: Option<(usize, usize)> = None;
+    let mut at = 0;
+    for (i, raw) in text.split_inclusive('\n').enumerate() {
+        let l = raw.trim();
+        if l.is_empty() {
+            flush(open.take().map(|(start, first)| Block {
+                text: &text[start..at],
+                first,
+            }));
+        } else if open.is_none() && !l.starts_with('#') {
+            open = Some((at, i + 1));
+        }
+        at += raw.len();
+    }
+    flush(open.map(|(start, first)| Block {
+        text: &text[start..],
+        first,
+    }));
+    if boards == 0 {
+        each(1, parse("", zero_based));
+    }
+}
+
+/// A board parsed alone numbers its lines from 1: its errors get the stream's line numbers
+/// (`offset` more).
+fn renumber(e: Error, offset: usize) -> Error {
     let Error::Input(m) = e else {
         return e;
     };
@@ -103,53 +120,77 @@ fn renumber(e: Error, part: &[(usize, &str)]) -> Error {
         .and_then(|r| r.split_once(':'))
         .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)));
     match line {
-        Some((k, rest)) if (1..=part.len()).contains(&k) => {
-            Error::Input(format!("line {}:{rest}", part[k - 1].0))
-        }
-        _ => Error::Input(m),
+        Some((k, rest)) => Error::Input(format!("line {}:{rest}", k + offset)),
+        None => Error::Input(m),
     }
 }
 
-/// Splits a block of consecutive lines into boards (see [`parse_stream`]).
-fn split_block<'a>(block: &'a [(usize, &'a str)]) -> Vec<&'a [(usize, &'a str)]> {
-    let first = block[0].1;
-    let each_line = || block.chunks(1).collect();
-    if block.len() == 1 {
-        return vec![block];
+/// Consecutive non-empty lines of a stream: its text (comment lines included, skipped when
+/// read) and the number of its first line. Held as a slice of the input, so a block of
+/// millions of one-line boards costs no memory per line.
+#[derive(Debug, Clone, Copy)]
+struct Block<'a> {
+    text: &'a str,
+    first: usize,
+}
+
+impl<'a> Block<'a> {
+    /// Its lines that hold something, trimmed, with their numbers in the stream.
+    fn lines(self) -> impl Iterator<Item = (usize, &'a str)> + Clone {
+        self.text
+            .lines()
+            .enumerate()
+            .map(move |(i, l)| (self.first + i, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+    }
+}
+
+/// How a block holds its boards.
+enum Split {
+    /// One board over all its lines (grid, dots, matrix, a JSON document).
+    Whole,
+    /// A board per line (list, pairs, JSON lines).
+    EachLine,
+}
+
+/// How a block of consecutive lines holds its boards (see [`parse_stream`]).
+fn split_block(block: Block) -> Split {
+    let lines = block.lines();
+    let count = lines.clone().count();
+    let Some((_, first)) = lines.clone().next() else {
+        return Split::Whole;
+    };
+    let each_if = |yes: bool| if yes { Split::EachLine } else { Split::Whole };
+    if count == 1 {
+        return Split::Whole;
     }
     if first.starts_with('{') || first.starts_with('[') {
         // JSON lines, or one JSON document over several lines.
-        if block
-            .iter()
-            .all(|(_, l)| serde_json::from_str::<serde_json::Value>(l).is_ok())
-        {
-            return each_line();
-        }
-        return vec![block];
+        let all_json = lines
+            .clone()
+            .all(|(_, l)| serde_json::from_str::<serde_json::Value>(l).is_ok());
+        return each_if(all_json);
     }
     if first.contains('(') {
         // Pairs: a board per line, unless each line holds one queen.
-        if block.iter().all(|(_, l)| l.matches('(').count() >= 2) {
-            return each_line();
-        }
-        return vec![block];
+        return each_if(lines.clone().all(|(_, l)| l.matches('(').count() >= 2));
     }
-    if block.iter().any(|(_, l)| l.contains('|')) {
-        return vec![block];
+    if lines.clone().any(|(_, l)| l.contains('|')) {
+        return Split::Whole;
     }
     let listy = |l: &str| {
         l.chars()
             .all(|c| c.is_ascii_digit() || c.is_whitespace() || matches!(c, ',' | '[' | ']'))
     };
-    let matrix = block.iter().all(|(_, l)| {
+    // A matrix row: 0s and 1s, as many as the block has lines. Decided by the first line, so
+    // that one damaged line of a stream of lists is a board of its own (named with its line),
+    // not a reason to read the whole block as one board.
+    let matrix_row = |l: &str| {
         l.chars()
             .all(|c| matches!(c, '0' | '1') || c.is_whitespace())
-            && l.chars().filter(|c| !c.is_whitespace()).count() == block.len()
-    });
-    if !matrix && block.iter().all(|(_, l)| listy(l)) {
-        return each_line();
-    }
-    vec![block]
+            && l.chars().filter(|c| !c.is_whitespace()).count() == count
+    };
+    each_if(!matrix_row(first) && listy(first))
 }
 
 fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {

@@ -30,9 +30,9 @@ struct Layout {
     font: f64,
 }
 
-/// The drawing of one board at the origin: its size in pixels and its SVG elements.
-fn draw(cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, String) {
-    let n = cols.len();
+/// The drawing of one `n` board at the origin, with a queen in column `cols[r]` of each row
+/// `r` it lists (none for an empty board): its size in pixels and its SVG elements.
+fn draw(n: usize, cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, String) {
     let s = square_size(n);
     let margin = (s * 0.8).max(14.0);
     let l = Layout {
@@ -173,8 +173,21 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
 /// are numbered from 1, or from 0 when `zero_based`.
 pub fn board(cols: &[usize], zero_based: bool) -> String {
     let n = cols.len();
-    let (w, h, body) = draw(cols, zero_based, None);
+    let (w, h, body) = draw(n, cols, zero_based, None);
     document(w, h, &format!("{n} queens on the {n}×{n} board"), &body)
+}
+
+/// An empty `n` board titled `why`, as one SVG document: the picture of a board with no
+/// solution (or none with the queens asked for).
+pub fn empty(n: usize, zero_based: bool, why: &str) -> String {
+    let (w, h, body) = draw(n, &[], zero_based, Some(why));
+    // Room for the title (13-pixel type, about 7 pixels a character), the board centred.
+    let wide = (why.chars().count() as f64 * 7.0 + 24.0).max(w);
+    let body = format!(
+        "<g transform=\"translate({:.1},0)\">\n{body}</g>\n",
+        (wide - w) / 2.0
+    );
+    document(wide, h, why, &body)
 }
 
 /// Several boards of one size side by side, `per_row` to a row, each titled by its number
@@ -186,7 +199,7 @@ pub fn gallery(boards: &[Vec<usize>], zero_based: bool, per_row: usize) -> Strin
     let drawn: Vec<(f64, f64, String)> = boards
         .iter()
         .enumerate()
-        .map(|(i, b)| draw(b, zero_based, Some(&format!("#{}", i + 1))))
+        .map(|(i, b)| draw(b.len(), b, zero_based, Some(&format!("#{}", i + 1))))
         .collect();
     for (w, h, _) in &drawn {
         cell_w = cell_w.max(*w);

@@ -188,9 +188,37 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
+/// Core-nanoseconds per solution of the quadrant method, measured (docs/PERFORMANCE.md: 6 on
+/// an AMD EPYC Zen 3 from N = 20 to 23): the scale of [`beyond_the_table`]'s projection.
+const NS_PER_SOLUTION: f64 = 6.0;
+
+/// What a count of a board no one has counted will cost, roughly, for a note before it starts:
+/// a(N) projected from the last known value along the asymptotic form `(0.143 N)^N`
+/// (Simkin, 2021), times the measured cost per solution. `None` for a board whose count is
+/// known.
+fn beyond_the_table(n: u32) -> Option<String> {
+    use nqueens::oeis::Sequence;
+    if Sequence::A000170.known(n).is_some() {
+        return None;
+    }
+    let &(last, a_last) = Sequence::A000170.known_values().last()?;
+    let growth = |m: f64| m * (0.1431 * m).ln();
+    let log10_a = (a_last as f64).log10() + (growth(n as f64) - growth(last as f64)) / 10f64.ln();
+    let years = 10f64.powf(log10_a) * NS_PER_SOLUTION * 1e-9 / (365.25 * 86_400.0);
+    Some(format!(
+        "note: no count of N = {n} is known (A000170 is known to N = {last}); roughly 10^{:.0} \
+         solutions, about {:.1e} core-years at {NS_PER_SOLUTION} ns a solution: plan it as a \
+         cluster run (README: \"Distributed runs\"), or place queens to count completions",
+        log10_a, years
+    ))
+}
+
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut opts = a.engine.options();
     opts.placed = a.place.queens(a.n as usize, None)?;
+    if let Some(cost) = beyond_the_table(a.n).filter(|_| opts.placed.is_empty() && !a.quiet) {
+        note!("{cost}");
+    }
     let (cancel, which) = watch_signals()?;
     opts.cancel = Some(cancel);
     let shower = Shower::new(&a);

@@ -85,7 +85,7 @@ pub struct EngineArgs {
     #[arg(long, short = 't', value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// The counting method: `auto` (the default: `quadrants` for even N >= 16 and odd
-    /// N >= 19 up to 23, else `symmetric`; `plain` with placed queens), `quadrants`
+    /// N >= 17 up to 23, else `symmetric`; `plain` with placed queens), `quadrants`
     /// (half-boards joined from quarter-boards and matched by their diagonals; N 4 to 23, no
     /// placed queens; needs memory, see --max-memory), or a backtracker: `symmetric` (all 8
     /// symmetries; also gives the unique count), `mirror` (left half of row 0, counted twice),
@@ -205,7 +205,10 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
 /// batch system must not take a lost result for success.
 pub fn print(text: &str) -> anyhow::Result<()> {
     if stdout_closed() {
-        return Err(Error::io_failed("cannot write the result: stdout is closed").into());
+        return Err(Error::io_failed(
+            "cannot write the result: stdout is closed or open for reading only",
+        )
+        .into());
     }
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
@@ -219,38 +222,49 @@ pub fn stream_end(r: std::io::Result<()>) -> anyhow::Result<()> {
     match r {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Error::io("cannot write to stdout", e).into()),
-        Ok(()) if stdout_closed() => Err(Error::io_failed("cannot write: stdout is closed").into()),
+        Ok(()) if stdout_closed() => {
+            Err(Error::io_failed("cannot write: stdout is closed or open for reading only").into())
+        }
         Ok(()) => Ok(()),
     }
 }
 
-static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 fn stdout_closed() -> bool {
-    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+    STDOUT_UNWRITABLE.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Called first thing: notes whether the process started with stdout closed (`>&-`). Rust's
-/// runtime puts `/dev/null` on a closed standard descriptor before `main`, opened for reading
-/// and writing, so every write would vanish with success; a shell's `>/dev/null` opens it for
-/// writing only. On Linux `/proc/self/fdinfo/1` tells the two apart; elsewhere this sees
-/// nothing.
+/// How stdout was at the start, before Rust's runtime put `/dev/null` (opened for reading and
+/// writing) on a closed descriptor: every write would then vanish with success, and so would
+/// every write to a descriptor opened for reading only (`1</dev/null`: Rust's stdout takes
+/// its EBADF for success). A `1<>/dev/null` is writable, and so not flagged.
+static STDOUT_UNWRITABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs before `main` and before Rust's runtime (an `.init_array` entry, as C constructors
+/// are): notes whether descriptor 1 is closed or read-only.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_STDOUT: extern "C" fn() = note_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn note_stdout() {
+    // SAFETY: F_GETFL only reads the flags of descriptor 1 (-1 if it is not open).
+    let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+    if flags == -1 || flags & libc::O_ACCMODE == libc::O_RDONLY {
+        STDOUT_UNWRITABLE.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Called first thing in `main`: on Unix systems other than Linux (no constructor there),
+/// notes a read-only stdout (a closed one is not seen).
 pub fn guard_stdout() {
-    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
-        return;
-    };
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return;
-    };
-    let flags = info
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
-    const O_ACCMODE: u32 = 3;
-    const O_RDWR: u32 = 2;
-    if target == std::path::Path::new("/dev/null") && flags.is_some_and(|f| f & O_ACCMODE == O_RDWR)
+    #[cfg(all(unix, not(target_os = "linux")))]
     {
-        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: F_GETFL only reads the flags of descriptor 1.
+        let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+        if flags != -1 && flags & libc::O_ACCMODE == libc::O_RDONLY {
+            STDOUT_UNWRITABLE.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 

@@ -58,7 +58,9 @@ impl Method {
     nqueens solve 100 --place 1:7 --place 50:1"
 )]
 pub struct SolveArgs {
-    /// Board size N, from 1 to 100,000,000 (lexicographic search: up to 64).
+    /// Board size N, from 1 to 100,000,000 (lexicographic search: up to 64). A large board
+    /// takes about 80 bytes a row (8 GB at the largest); more than half the available memory
+    /// is refused.
     #[arg(value_name = "N", value_parser = parse_solve_n, allow_negative_numbers = true)]
     pub n: usize,
     /// How the solution is found; the method used is reported (stderr, or in the JSON).
@@ -209,9 +211,25 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
     })
 }
 
+/// Bytes `solve` holds per row of a large board (the solution, its check and its text;
+/// measured: 705 MB at N = 10,000,000), rounded up.
+const SOLVE_BYTES_PER_ROW: u64 = 80;
+
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     let format = a.format();
     check_drawable(a.n, format)?;
+    let needed = a.n as u64 * SOLVE_BYTES_PER_ROW;
+    let limit = nqueens::memory::default_limit();
+    if needed > limit {
+        return Err(Error::Memory(format!(
+            "solve {} needs about {} of memory ({SOLVE_BYTES_PER_ROW} bytes a row), more than \
+             half of the memory available ({}): ask for a smaller board",
+            a.n,
+            nqueens::memory::show(needed),
+            nqueens::memory::show(limit)
+        ))
+        .into());
+    }
     let placed = a.place.queens(a.n, Some(a.zero_based))?;
     let (method, answer) = find(&a, &placed)?;
     let name = method.name();
@@ -246,10 +264,18 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
             }
             print(&text)
         }
-        None if placed.is_empty() => {
-            print(&format!("no solution: the {0}×{0} board has none\n", a.n))
+        None => {
+            let says = if placed.is_empty() {
+                format!("no solution: the {0}×{0} board has none", a.n)
+            } else {
+                format!("no solution on the {0}×{0} board: {why}", a.n)
+            };
+            if format == Format::Svg {
+                print(&nqueens::board::svg::empty(a.n, a.zero_based, &says))
+            } else {
+                print(&(says + "\n"))
+            }
         }
-        None => print(&format!("no solution on the {0}×{0} board: {why}\n", a.n)),
     }
 }
 

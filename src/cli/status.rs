@@ -2,7 +2,6 @@
 
 use super::print;
 use nqueens::longrun::status::{files, status, ShardState, Status};
-use nqueens::Error;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -40,10 +39,9 @@ pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
         print(&text(&s))?;
     }
     if let Some(e) = &s.merge_error {
-        return Err(Error::Input(format!(
-            "every shard is finished, but they do not merge: {e}"
-        ))
-        .into());
+        // Exit 1, as --help says: the run is not complete until its shards merge.
+        note!("every shard is finished, but they do not merge: {e}");
+        return Ok(1);
     }
     Ok(if s.complete() { 0 } else { 1 })
 }

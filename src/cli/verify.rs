@@ -2,11 +2,11 @@
 
 use super::print;
 use nqueens::board::check::problems_up_to;
-use nqueens::board::parse::parse_stream;
+use nqueens::board::parse::parse_each;
 use nqueens::longrun::files::read_bounded;
 use nqueens::Error;
 use nqueens::{Board, Problem};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 /// The most problems listed in text output (the count of all of them is always given).
@@ -18,8 +18,8 @@ const SHOW_PROBLEMS: usize = 20;
     after_help = "Reads a board, or a stream of boards, in any output format of solve and \
     list (list, pairs, grid, dots, matrix, json) or as an OEIS-style permutation (15863724). \
     Boards are told apart as list separates them: one per line in the one-line formats, an \
-    empty line between drawn boards; each gets a verdict, then a summary. At most 64 MiB of \
-    input is read.\n\n\
+    empty line between drawn boards; each gets a verdict as it is read, then a summary. At \
+    most 64 MiB of input is read, and memory stays about the input's size.\n\n\
     Exit codes: 0 every board a solution; 1 a board that is not a solution; 2 input that cannot \
     be read.\n\n\
     Examples:\n  nqueens solve 8 --format grid | nqueens verify\n  \
@@ -71,20 +71,39 @@ fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
 
 pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
     let text = read_input(&a.file)?;
-    let verdicts: Vec<Verdict> = parse_stream(&text, a.zero_based)
-        .into_iter()
-        .map(|(line, b)| Verdict {
-            line,
-            board: b.map(|b| {
-                let (found, all) = problems_up_to(&b, KEEP_PROBLEMS);
-                (b, found, all)
-            }),
-        })
-        .collect();
-    if let [one] = &verdicts[..] {
-        return single(one, a.json);
+    // The first board is held until a second shows the input is a stream; then each board
+    // is written as it is read and dropped, so memory stays about the input's size.
+    let mut first: Option<Verdict> = None;
+    let mut stream: Option<Stream> = None;
+    parse_each(&text, a.zero_based, |line, b| {
+        let v = verdict(line, b);
+        match (&mut stream, first.take()) {
+            (Some(s), _) => s.add(&v),
+            (None, None) => first = Some(v),
+            (None, Some(one)) => {
+                let mut s = Stream::new(a.json);
+                s.add(&one);
+                s.add(&v);
+                stream = Some(s);
+            }
+        }
+    });
+    match (stream, first) {
+        (Some(s), _) => s.finish(),
+        (None, Some(one)) => single(&one, a.json),
+        (None, None) => unreachable!("parse_each gives at least one board"),
     }
-    stream(&verdicts, a.json)
+}
+
+/// The verdict on one board read from line `line`.
+fn verdict(line: usize, board: Result<Board, Error>) -> Verdict {
+    Verdict {
+        line,
+        board: board.map(|b| {
+            let (found, all) = problems_up_to(&b, KEEP_PROBLEMS);
+            (b, found, all)
+        }),
+    }
 }
 
 /// One board: its verdict, as it always was.
@@ -134,26 +153,57 @@ fn one_json(board: &Board, found: &[Problem], all: usize) -> serde_json::Value {
     })
 }
 
-/// The verdicts of a stream, board by board: the text lines, the JSON results, and the
-/// positions (from 1) of the good, bad and unreadable boards.
-#[derive(Default)]
-struct Tally {
-    text: String,
-    results: Vec<serde_json::Value>,
-    good: Vec<usize>,
+/// A stream's verdicts, written board by board as they come (text lines, or the `results`
+/// of one JSON object), with what the summary needs: how many boards and solutions, and the
+/// positions (from 1) of the bad and unreadable boards.
+struct Stream {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    json: bool,
+    /// The first write error: nothing more is written after it.
+    failed: Option<std::io::Error>,
+    boards: usize,
+    good: usize,
     bad: Vec<usize>,
+    /// The unreadable boards, and the line of the first.
     unreadable: Vec<usize>,
+    first_unreadable_line: usize,
 }
 
-impl Tally {
-    /// Adds the verdict on board `pos`.
-    fn add(&mut self, pos: usize, v: &Verdict) {
-        match &v.board {
+impl Stream {
+    fn new(json: bool) -> Stream {
+        let mut s = Stream {
+            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            json,
+            failed: None,
+            boards: 0,
+            good: 0,
+            bad: Vec::new(),
+            unreadable: Vec::new(),
+            first_unreadable_line: 0,
+        };
+        if json {
+            s.write("{\"results\":[");
+        }
+        s
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    /// Writes the verdict on the next board.
+    fn add(&mut self, v: &Verdict) {
+        self.boards += 1;
+        let pos = self.boards;
+        let (text, mut j) = match &v.board {
             Ok((board, found, all)) => {
-                if *all == 0 {
-                    self.good.push(pos);
-                    self.text +=
-                        &format!("board {pos} (line {}): solution, N = {}\n", v.line, board.n);
+                let text = if *all == 0 {
+                    self.good += 1;
+                    format!("board {pos} (line {}): solution, N = {}\n", v.line, board.n)
                 } else {
                     self.bad.push(pos);
                     let more = match *all {
@@ -161,34 +211,40 @@ impl Tally {
                         _ => format!(" (and {} more problems)", all - 1),
                     };
                     let first = found.first().map(|p| p.to_string()).unwrap_or_default();
-                    self.text += &format!(
+                    format!(
                         "board {pos} (line {}): NOT A SOLUTION, N = {}: {first}{more}\n",
                         v.line, board.n,
-                    );
-                }
-                let mut j = one_json(board, found, *all);
-                j["board"] = pos.into();
-                j["line"] = v.line.into();
-                self.results.push(j);
+                    )
+                };
+                (text, one_json(board, found, *all))
             }
             Err(e) => {
+                if self.unreadable.is_empty() {
+                    self.first_unreadable_line = v.line;
+                }
                 self.unreadable.push(pos);
-                self.text += &format!("board {pos} (line {}): UNREADABLE: {e}\n", v.line);
-                self.results.push(serde_json::json!({
-                    "board": pos, "line": v.line, "error": e.to_string(),
-                }));
+                let text = format!("board {pos} (line {}): UNREADABLE: {e}\n", v.line);
+                (text, serde_json::json!({ "error": e.to_string() }))
             }
+        };
+        if self.json {
+            j["board"] = pos.into();
+            j["line"] = v.line.into();
+            let sep = if pos == 1 { "" } else { "," };
+            self.write(&format!("{sep}{j}"));
+        } else {
+            self.write(&text);
         }
     }
 
-    /// The closing summary line of `boards` boards.
-    fn summary(&self, boards: usize) -> String {
+    /// The closing summary line.
+    fn summary(&self) -> String {
         let names = |v: &[usize]| {
             let shown: Vec<String> = v.iter().take(10).map(|p| p.to_string()).collect();
             let more = if v.len() > 10 { ", ..." } else { "" };
             format!("{}{more}", shown.join(", "))
         };
-        let mut text = format!("{boards} boards: {} solutions", self.good.len());
+        let mut text = format!("{} boards: {} solutions", self.boards, self.good);
         if !self.bad.is_empty() {
             let (k, which) = (self.bad.len(), names(&self.bad));
             text += &format!(", {k} not a solution (board {which})");
@@ -199,33 +255,38 @@ impl Tally {
         }
         text + "\n"
     }
-}
 
-/// Several boards (a `list` stream): a verdict per board, then a summary; exit 1 if a board is
-/// not a solution, 2 if one cannot be read.
-fn stream(verdicts: &[Verdict], json: bool) -> anyhow::Result<u8> {
-    let mut t = Tally::default();
-    for (i, v) in verdicts.iter().enumerate() {
-        t.add(i + 1, v);
+    /// Writes the summary; exit 1 if a board is not a solution, 2 if one cannot be read.
+    fn finish(mut self) -> anyhow::Result<u8> {
+        let end = if self.json {
+            let tail = serde_json::json!({
+                "boards": self.boards,
+                "solutions": self.good,
+                "not_solutions": self.bad,
+                "unreadable": self.unreadable,
+            })
+            .to_string();
+            format!("],{}\n", &tail[1..])
+        } else {
+            self.summary()
+        };
+        self.write(&end);
+        let flushed = self.out.flush();
+        if let Some(e) = self.failed.take().map_or(flushed.err(), Some) {
+            return Err(Error::io("cannot write the result to stdout", e).into());
+        }
+        print("")?;
+        if let Some(&first) = self.unreadable.first() {
+            return Err(Error::Input(format!(
+                "board {first} of the input (line {}) cannot be read",
+                self.first_unreadable_line
+            ))
+            .into());
+        }
+        Ok(if self.bad.is_empty() {
+            0
+        } else {
+            NOT_A_SOLUTION
+        })
     }
-    if json {
-        let v = serde_json::json!({
-            "boards": verdicts.len(),
-            "solutions": t.good.len(),
-            "not_solutions": t.bad,
-            "unreadable": t.unreadable,
-            "results": t.results,
-        });
-        print(&(v.to_string() + "\n"))?;
-    } else {
-        print(&(t.text.clone() + &t.summary(verdicts.len())))?;
-    }
-    if let Some(&first) = t.unreadable.first() {
-        return Err(Error::Input(format!(
-            "board {first} of the input (line {}) cannot be read",
-            verdicts[first - 1].line
-        ))
-        .into());
-    }
-    Ok(if t.bad.is_empty() { 0 } else { NOT_A_SOLUTION })
 }

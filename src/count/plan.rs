@@ -52,6 +52,11 @@ pub const MAX_SPLIT_DEPTH: u32 = 3;
 /// without them a handful of those tasks hold most of the work and one worker finishes alone.
 pub const LATE_EXTRA_DEPTH: u32 = 2;
 
+/// The most tasks a backtracking plan holds (about 40 bytes each, so at most 670 MB; N = 28
+/// at split depth 3 has 12.6 million): a plan that would have more is refused as it is
+/// built, never allocated whole.
+pub const MAX_PLAN_TASKS: usize = 1 << 24;
+
 /// How the backtracking method uses the board's symmetry.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
@@ -223,11 +228,21 @@ impl Plan {
         let (seeds, base) = seeds(n, algorithm);
         let mut prefix_nodes = seeds.iter().filter(|t| !t.queens().is_empty()).count() as u64;
         let mut tasks = seeds;
+        let too_many = || {
+            Error::Usage(format!(
+                "the backtracking plan of N = {n} at split depth {split_depth} would have more \
+                 than {MAX_PLAN_TASKS} tasks, more than it may hold in memory: use a smaller \
+                 split depth (1 is the smallest)"
+            ))
+        };
         for step in base..split_depth + LATE_EXTRA_DEPTH {
-            let mut next = Vec::with_capacity(tasks.len() * n as usize);
+            let mut next = Vec::with_capacity((tasks.len() * n as usize).min(MAX_PLAN_TASKS));
             for t in &tasks {
                 let spec = t.spec(n, placed);
                 let deeper = step < split_depth || t.kind().splits_deeper();
+                if next.len() >= MAX_PLAN_TASKS {
+                    return Err(too_many());
+                }
                 if spec.k == 0 || t.kind().is_whole() || !deeper {
                     next.push(*t);
                     continue;
@@ -235,6 +250,9 @@ impl Plan {
                 let row = spec.rows[0];
                 let mut free = spec.full & !spec.forbid[0];
                 prefix_nodes += free.count_ones() as u64;
+                if next.len() + free.count_ones() as usize > MAX_PLAN_TASKS {
+                    return Err(too_many());
+                }
                 while free != 0 {
                     let c = free.trailing_zeros() as u8;
                     free &= free - 1;

@@ -96,10 +96,13 @@ impl Tally {
 }
 
 impl Tally {
-    /// Whether the total agrees with the class counts: `total = c1 + 8·c8 + 2·quarters` holds
-    /// for every task's tally and every sum of them (a class of 8 found once counts 8
-    /// solutions; a quarter of a class counts 2). Always true without classes. A file whose
-    /// counts fail this was edited by hand or damaged.
+    /// Whether the counts agree with each other as every task's tally and every sum of them
+    /// must. With classes: `total = c1 + 8·c8 + 2·quarters` (a class of 8 found once counts 8
+    /// solutions; a quarter of a class counts 2); the quarter-turn symmetric solutions are
+    /// among the half-turn ones and come in pairs (a class of 2), and the other half-turn
+    /// symmetric ones in fours (a class of 4): `sym90 <= sym180`, `sym90` even, `sym180 -
+    /// sym90` a multiple of 4. Always true without classes. A file whose counts fail this was
+    /// edited by hand or damaged.
     pub fn consistent(&self) -> bool {
         let Some(c) = self.classes else {
             return true;
@@ -109,7 +112,33 @@ impl Tally {
                 .zip(c.quarters.checked_mul(2))
                 .and_then(|(a, b)| a.checked_add(b))
                 .and_then(|s| s.checked_add(c.c1));
-        sum == Some(self.total) && c.sym90 <= c.sym180
+        sum == Some(self.total)
+            && c.sym90 <= c.sym180
+            && c.sym90 % 2 == 0
+            && (c.sym180 - c.sym90) % 4 == 0
+    }
+
+    /// Whether the counts of a whole board (every task summed) agree as Burnside's lemma says
+    /// they must, past [`Tally::consistent`]: `total + sym180 + 2·sym90` is 8 times the
+    /// number of classes, and the quarters found in symmetric borders cover the classes of 2
+    /// and 4 with a multiple of 4 left (whole classes of 8).
+    pub fn whole_consistent(&self) -> bool {
+        let Some(c) = self.classes else {
+            return true;
+        };
+        if c.c1 > 0 {
+            // The 1×1 board: its one solution is fixed by every symmetry, reflections too.
+            return self.consistent();
+        }
+        let burnside = self
+            .total
+            .checked_add(c.sym180)
+            .and_then(|s| s.checked_add(c.sym90.checked_mul(2)?));
+        let (c2, c4) = (c.sym90 / 2, (c.sym180 - c.sym90.min(c.sym180)) / 4);
+        let short = c4.checked_mul(2).and_then(|x| x.checked_add(c2));
+        self.consistent()
+            && burnside.is_some_and(|b| b % 8 == 0)
+            && short.is_some_and(|s| s <= c.quarters && (c.quarters - s) % 4 == 0)
     }
 }
 

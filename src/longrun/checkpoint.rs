@@ -140,11 +140,14 @@ impl Checkpoint {
                 c.format, c.version
             )));
         }
-        if c.checksum != c.digest() {
+        if files::text_digest(text).as_ref() != Some(&c.checksum) {
             return Err(Error::Input(format!(
                 "checkpoint {name} fails its checksum: it was edited or damaged; refusing to \
                  use it: {keep}"
             )));
+        }
+        if let Some(Err(e)) = c.shard.map(|s| s.check()) {
+            return Err(Error::Input(format!("checkpoint {name}: {e}: {keep}")));
         }
         let mut seen = std::collections::HashSet::new();
         if let Some(d) = c.done.iter().find(|d| !seen.insert(d.id)) {

@@ -111,22 +111,21 @@ impl Lock {
     /// Takes the lock for checkpoint `path`, or says that another run holds it.
     pub fn take(path: &Path) -> Result<Lock> {
         let lock = with_suffix(path, ".lock");
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock)
-            .map_err(|e| {
-                Error::io(
-                    format!(
-                        "cannot write checkpoint {}: its lock file {} cannot be created",
-                        path.display(),
-                        lock.display()
-                    ),
-                    e,
-                )
-            })?;
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        // A planted link in place of the lock file is never followed (nor its target made).
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        let file = options.open(&lock).map_err(|e| {
+            Error::io(
+                format!(
+                    "cannot write checkpoint {}: its lock file {} cannot be created",
+                    path.display(),
+                    lock.display()
+                ),
+                e,
+            )
+        })?;
         match file.try_lock() {
             Ok(()) => Ok(Lock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(Error::io_failed(format!(
@@ -153,6 +152,22 @@ pub fn digest<T: serde::Serialize>(value: &T) -> String {
     let mut h = crate::count::plan::Fnv::new();
     h.bytes(serde_json::to_string(value).unwrap_or_default().as_bytes());
     h.hex()
+}
+
+/// The seal of a checkpoint or shard file's text as it was written: FNV-1a 64 of the text
+/// (trimmed) with the value of its last `"checksum"` field emptied, which is what [`digest`]
+/// hashed when the file was sealed. Reading checks this rather than a re-serialisation of
+/// what was parsed, so a value that does not survive a round trip cannot break a genuine
+/// file's seal. `None` when the text has no checksum field.
+pub fn text_digest(text: &str) -> Option<String> {
+    const KEY: &str = "\"checksum\":\"";
+    let text = text.trim();
+    let at = text.rfind(KEY)? + KEY.len();
+    let end = at + text[at..].find('"')?;
+    let mut h = crate::count::plan::Fnv::new();
+    h.bytes(&text.as_bytes()[..at]);
+    h.bytes(&text.as_bytes()[end..]);
+    Some(h.hex())
 }
 
 /// `path` with `suffix` appended to its file name.
@@ -186,10 +201,31 @@ pub fn leftovers(path: &Path) -> Vec<PathBuf> {
         .filter_map(|e| e.ok())
         .filter(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
-            n.starts_with(&prefix) && n.ends_with(".tmp")
+            n.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .is_some_and(is_tmp_nonce)
         })
         .map(|e| e.path())
         .collect()
+}
+
+/// Whether `s` is the middle of one of [`replace`]'s temporary names, `PID.SEQ.NONCE` (two
+/// decimal numbers and 8 hex digits): so that the leftovers of `FILE` are never taken for
+/// those of `FILE.b` (whose names also start with `.FILE.`).
+fn is_tmp_nonce(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('.').collect();
+    let digits = |p: &str, hex: bool| {
+        !p.is_empty()
+            && p.chars().all(|c| {
+                if hex {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+    };
+    matches!(parts.as_slice(), [pid, seq, nonce]
+        if digits(pid, false) && digits(seq, false) && nonce.len() == 8 && digits(nonce, true))
 }
 
 /// Removes the temporary files of killed runs on `path` (call it holding the [`Lock`]: then

@@ -101,8 +101,12 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 if depth > 0 {
                     walk(&p, depth - 1, out)?;
                 }
-            } else if !name.starts_with('.') && (name.ends_with(".json") || name.ends_with(".ckpt"))
+            } else if p.is_file()
+                && !name.starts_with('.')
+                && (name.ends_with(".json") || name.ends_with(".ckpt"))
             {
+                // Regular files only: a FIFO or a device named like a result would block
+                // the read or never end.
                 out.push(p);
             }
         }
@@ -112,6 +116,12 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     for p in paths {
         if p.is_dir() {
             walk(p, 2, &mut out)?;
+        } else if p.exists() && !p.is_file() {
+            return Err(Error::Input(format!(
+                "{} is not a regular file (a FIFO or a device?): give shard results, \
+                 checkpoints or the directory that holds them",
+                p.display()
+            )));
         } else {
             out.push(p.clone());
         }

@@ -49,7 +49,8 @@ impl Quadrants {
         if floor > limit {
             return Err(refuse(floor, "its quarter table alone"));
         }
-        let q = Quadrants::new(n)?;
+        // The whole estimate from the table's index, before its placements are stored.
+        let mut q = Quadrants::planned(n)?;
         let needed = q.memory_estimate(threads);
         if needed > limit {
             return Err(refuse(
@@ -57,6 +58,7 @@ impl Quadrants {
                 &format!("quarter table and {threads} workers' filtered quarters and half-boards"),
             ));
         }
+        q.fill();
         Ok(q)
     }
 

@@ -84,17 +84,32 @@ pub fn applies(n: u32) -> std::result::Result<(), String> {
 }
 
 impl Quadrants {
-    /// Plans the count of an `n` board ([`MIN_N`]..=[`MAX_N`]) and builds its quarter table.
+    /// Plans the count of an `n` board ([`MIN_N`]..=[`MAX_N`]) and builds its quarter table
+    /// (the tests' way in; counts go through [`Quadrants::within`], which checks memory first).
+    #[cfg(test)]
     pub fn new(n: u32) -> Result<Quadrants> {
+        let mut q = Quadrants::planned(n)?;
+        q.fill();
+        Ok(q)
+    }
+
+    /// Plans the count of an `n` board with the quarter table's index only: enough for its
+    /// memory estimate and work estimates; [`Quadrants::fill`] stores the placements.
+    fn planned(n: u32) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
         Ok(Quadrants {
             uid: PLANS.fetch_add(1, Ordering::Relaxed),
             layout: Layout::new(n),
-            quarter: Arc::new(Quarter::new(n / 2)),
+            quarter: Arc::new(Quarter::index(n / 2)),
             column_sets: ColumnSets::new(n / 2),
             build: Build::best(),
         })
+    }
+
+    /// Stores the quarter table's placements (before counting).
+    fn fill(&mut self) {
+        Arc::make_mut(&mut self.quarter).fill();
     }
 
     /// What identifies this plan in checkpoint and shard files (split depth 0: the quadrant

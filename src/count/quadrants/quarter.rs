@@ -21,8 +21,18 @@ pub struct Quarter {
 }
 
 impl Quarter {
-    /// Builds the table of an `h`×`h` quarter (1..=[`MAX_H`]).
+    /// Builds the table of an `h`×`h` quarter (1..=[`MAX_H`]): its index, then its placements.
+    #[cfg(test)]
     pub fn new(h: u32) -> Quarter {
+        let mut q = Quarter::index(h);
+        q.fill();
+        q
+    }
+
+    /// The table's index alone (how many placements each rows-and-columns key has: enough
+    /// for [`Quarter::len_of`] and the memory estimate), its placements not yet stored
+    /// ([`Quarter::fill`]).
+    pub fn index(h: u32) -> Quarter {
         assert!((1..=MAX_H).contains(&h), "quarters are 1 to {MAX_H} wide");
         let keys = 1usize << (2 * h);
         let mut count = vec![0u32; keys + 1];
@@ -30,18 +40,26 @@ impl Quarter {
         for i in 1..count.len() {
             count[i] += count[i - 1];
         }
-        let mut next = count.clone();
-        let mut diags = vec![[0u32; 2]; count[keys] as usize];
-        walk(h, &mut |key, d1, d2| {
+        Quarter {
+            h,
+            start: count,
+            diags: Vec::new(),
+        }
+    }
+
+    /// Stores the placements of an index ([`Quarter::index`]); nothing if they are stored.
+    pub fn fill(&mut self) {
+        if !self.diags.is_empty() {
+            return;
+        }
+        let mut next = self.start.clone();
+        let mut diags = vec![[0u32; 2]; self.len()];
+        walk(self.h, &mut |key, d1, d2| {
             let at = &mut next[key as usize];
             diags[*at as usize] = [d1, d2];
             *at += 1;
         });
-        Quarter {
-            h,
-            start: count,
-            diags,
-        }
+        self.diags = diags;
     }
 
     /// The placements using exactly the rows `rows` and the columns `cols` (bit masks of
@@ -59,14 +77,14 @@ impl Quarter {
         (self.start[key + 1] - self.start[key]) as usize
     }
 
-    /// How many placements the table holds.
+    /// How many placements the table holds (or will hold, filled).
     pub fn len(&self) -> usize {
-        self.diags.len()
+        self.start.last().map_or(0, |&l| l as usize)
     }
 
-    /// Memory the table holds, in bytes.
+    /// Memory the table holds filled, in bytes.
     pub fn bytes(&self) -> usize {
-        self.start.len() * 4 + self.diags.len() * 8
+        self.start.len() * 4 + self.len() * 8
     }
 }
 
