@@ -77,18 +77,23 @@ impl std::str::FromStr for Shard {
     }
 }
 
-/// The shard of every task, indexed by task id, given the tasks' expected work `est`.
+/// The shard of every task, indexed by task id, given the tasks' expected work `est`: the
+/// largest task first, each to the shard with the least work so far (ties to the lowest
+/// index). Loads are summed in `u128` (estimates of a large board add up past `u64`), and the
+/// least loaded shard is kept in a heap: O(tasks × log K).
 pub fn assign(est: &[u64], count: u32) -> Vec<u32> {
+    use std::cmp::Reverse;
     let mut order: Vec<usize> = (0..est.len()).collect();
     order.sort_by(|&a, &b| est[b].cmp(&est[a]).then(a.cmp(&b)));
-    let mut load = vec![0u64; count as usize];
+    let mut heap: std::collections::BinaryHeap<Reverse<(u128, u32)>> =
+        (0..count.max(1)).map(|s| Reverse((0, s))).collect();
     let mut out = vec![0u32; est.len()];
     for i in order {
-        let s = (0..count as usize)
-            .min_by_key(|&s| (load[s], s))
-            .unwrap_or(0);
-        load[s] += est[i];
-        out[i] = s as u32;
+        let Some(Reverse((load, s))) = heap.pop() else {
+            break;
+        };
+        out[i] = s;
+        heap.push(Reverse((load + u128::from(est[i]), s)));
     }
     out
 }
@@ -133,5 +138,28 @@ mod tests {
             all.sort_unstable();
             assert_eq!(all, (0..plan.tasks().len() as u32).collect::<Vec<_>>());
         }
+    }
+
+    /// The heap gives what the plain scan gave (least load, lowest index), and loads past
+    /// `u64` do not wrap into small ones.
+    #[test]
+    fn assignment_is_the_greedy_one_and_never_wraps() {
+        let est: Vec<u64> = (0..500u64).map(|i| (i * 7919) % 1000 + 1).collect();
+        for k in [1u32, 2, 5, 64] {
+            let mut order: Vec<usize> = (0..est.len()).collect();
+            order.sort_by(|&a, &b| est[b].cmp(&est[a]).then(a.cmp(&b)));
+            let mut load = vec![0u64; k as usize];
+            let mut want = vec![0u32; est.len()];
+            for i in order {
+                let s = (0..k as usize).min_by_key(|&s| (load[s], s)).unwrap();
+                load[s] += est[i];
+                want[i] = s as u32;
+            }
+            assert_eq!(assign(&est, k), want, "k={k}");
+        }
+        // Three huge tasks and a small one on two shards: the small one goes where the load
+        // is smaller, which a wrapped u64 sum would misjudge.
+        let big = u64::MAX / 2 + 1;
+        assert_eq!(assign(&[big, big, big, 1], 2), vec![0, 1, 0, 1]);
     }
 }
