@@ -2,10 +2,12 @@
 //! table, the plan, each worker's filtered quarters, half-boards and matcher), checked against
 //! the limit before anything large is built, and each task's expected work.
 
+use super::halves::SliceSet;
 use super::matcher::Matcher;
 use super::memo::Memo;
 use super::plan::{QTask, RowSet};
-use super::{quarter, Quadrants};
+use super::quarter::{self, Quarter};
+use super::Quadrants;
 use crate::count::memory;
 use crate::error::{Error, Result};
 
@@ -23,11 +25,18 @@ const MEMO_ENTRY: usize = 16;
 /// Row sets sampled for the largest worker's need in [`Quadrants::memory_estimate`].
 const SAMPLED: usize = 256;
 
+/// Row sets sampled without a table (each has its slices built to be measured).
+const SLICES_SAMPLED: usize = 16;
+
 impl Quadrants {
     /// The memory the count of an `n` board needs at least, before anything is built: the
     /// quarter table (the workers' half-boards come on top: [`Quadrants::memory_estimate`]).
     pub fn memory_floor(n: u32) -> u64 {
-        quarter::bytes_needed(n / 2) as u64
+        if n <= super::TABLE_MAX_N {
+            quarter::bytes_needed(n / 2) as u64
+        } else {
+            0
+        }
     }
 
     /// Plans the count of an `n` board if it fits in `limit` bytes with `threads` workers;
@@ -50,7 +59,10 @@ impl Quadrants {
             return Err(refuse(floor, "its quarter table alone"));
         }
         // The whole estimate from the table's index, before its placements are stored.
-        let mut q = Quadrants::planned(n)?;
+        // NQUEENS_QUARTER_SLICES=1 takes the slices' path at any size (the same plan and
+        // counts): how scripts/slices-exact.sh checks it on boards with known counts.
+        let slices = std::env::var_os("NQUEENS_QUARTER_SLICES").is_some_and(|v| v == "1");
+        let mut q = Quadrants::planned(n, slices)?;
         let needed = q.memory_estimate(threads);
         if needed > limit {
             return Err(refuse(
@@ -69,26 +81,35 @@ impl Quadrants {
     pub fn memory_estimate(&self, threads: usize) -> u64 {
         let bits = 2 * (2 * self.layout.h - 1);
         let rowsets = &self.layout.rowsets;
-        let step = (rowsets.len() / SAMPLED).max(1);
+        // Without a table each sampled row set's slices are built to be measured: fewer.
+        let sampled = if self.slices { SLICES_SAMPLED } else { SAMPLED };
+        let step = (rowsets.len() / sampled).max(1);
+        let mut slices = SliceSet::default();
         let per_task = rowsets
             .iter()
             .step_by(step)
             .map(|r| {
-                let (e, w) = self.sides_bound(r.middle, r.east);
-                (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits)
+                let (e, w) = self.sides_bound(&mut slices, r);
+                (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits) + slices.bytes()
             })
             .max()
             .unwrap_or(0);
         let plan = rowsets.len() * std::mem::size_of::<RowSet>()
             + self.layout.tasks.len() * (std::mem::size_of::<QTask>() + 64);
         let worker = 4 * per_task + self.memo_bytes();
-        (PROCESS + self.quarter.bytes() + plan + threads * worker) as u64
+        let table = match &self.table {
+            Some(t) if self.slices => t.index_bytes(),
+            Some(t) => t.bytes(),
+            None => 0,
+        };
+        (PROCESS + table + plan + threads * worker) as u64
     }
 
     /// The most filtered quarters a worker keeps ([`Memo`]): all four quadrants' lists, up to
     /// [`MEMO_BYTES`].
     pub(super) fn memo_cap(&self) -> usize {
-        (4 * self.quarter.len()).min(MEMO_BYTES / MEMO_ENTRY)
+        let placements = self.table.as_ref().map_or(0, |t| t.len());
+        (4 * placements).min(MEMO_BYTES / MEMO_ENTRY)
     }
 
     /// Whether workers keep their filtered quarters: always on an odd board (the lists are
@@ -96,7 +117,11 @@ impl Quadrants {
     /// all of them fit under the cap (up to N = 18; at N = 20 refilling would cost more than
     /// it saves).
     pub(super) fn memo_used(&self) -> bool {
-        !self.layout.n.is_multiple_of(2) || 4 * self.quarter.len() <= MEMO_BYTES / MEMO_ENTRY
+        let Some(table) = self.table.as_ref().filter(|_| !self.slices) else {
+            // Past the table its dense slots (4 · 4^h) would not fit a worker.
+            return false;
+        };
+        !self.layout.n.is_multiple_of(2) || 4 * table.len() <= MEMO_BYTES / MEMO_ENTRY
     }
 
     /// The bytes a worker's memo of filtered quarters holds at most.
@@ -110,31 +135,54 @@ impl Quadrants {
 
     /// An upper bound of the half-boards on `rows` with the half's free columns `free`: the
     /// pairs of north and south quarter placements before their diagonals are compared.
-    fn side_bound(&self, rows: u32, free: u32) -> u64 {
-        let (h, far) = (self.layout.h, self.layout.far);
-        let full = (1u32 << h) - 1;
-        let (north, south) = (rows & full, rows >> far & full);
+    fn side_bound(&self, slices: &SliceSet, rows: u32, free: u32) -> u64 {
+        let [north, south] = self.quarter_rows(rows);
+        let (top, bottom) = (self.rows(slices, north), self.rows(slices, south));
         self.column_sets
             .get(free, north.count_ones())
             .iter()
-            .map(|&c| {
-                (self.quarter.len_of(north, c) * self.quarter.len_of(south, free & !c)) as u64
-            })
+            .map(|&c| (top.len_of(c) * bottom.len_of(free & !c)) as u64)
             .sum()
     }
 
-    /// Upper bounds of the east and the west half-boards of a row set.
-    fn sides_bound(&self, middle: u16, east: u32) -> (u64, u64) {
-        let mid = &self.layout.middles[middle as usize];
+    /// Upper bounds of the east and the west half-boards of a row set (its slices built in
+    /// `slices` when there is no table).
+    fn sides_bound(&self, slices: &mut SliceSet, r: &RowSet) -> (u64, u64) {
+        let mid = &self.layout.middles[r.middle as usize];
+        let west = mid.rows & !r.east;
+        if self.slices {
+            let [ne, se] = self.quarter_rows(r.east);
+            let [nw, sw] = self.quarter_rows(west);
+            slices.prepare(self.layout.h, [ne, se, nw, sw]);
+        }
         (
-            self.side_bound(east, mid.east),
-            self.side_bound(mid.rows & !east, mid.west),
+            self.side_bound(slices, r.east, mid.east),
+            self.side_bound(slices, west, mid.west),
         )
     }
 
-    /// An upper bound of a row set's half-board pairs, over 256: its expected work.
+    /// An upper bound of a row set's half-board pairs, over 256: its expected work, from the
+    /// table's index (whichever path counts). Past the table every row set counts 1 (building
+    /// its slices to bound it would cost a good part of counting it).
     pub(super) fn pairs_bound(&self, r: &RowSet) -> u64 {
-        let (e, w) = self.sides_bound(r.middle, r.east);
+        let Some(t) = &self.table else {
+            return 1;
+        };
+        let (e, w) = self.index_sides_bound(t, r);
         e.saturating_mul(w) / 256 + 1
+    }
+
+    /// [`Quadrants::sides_bound`] from the table's index.
+    fn index_sides_bound(&self, t: &Quarter, r: &RowSet) -> (u64, u64) {
+        let mid = &self.layout.middles[r.middle as usize];
+        let side = |rows: u32, free: u32| {
+            let [north, south] = self.quarter_rows(rows);
+            self.column_sets
+                .get(free, north.count_ones())
+                .iter()
+                .map(|&c| (t.len_of(north, c) * t.len_of(south, free & !c)) as u64)
+                .sum::<u64>()
+        };
+        (side(r.east, mid.east), side(mid.rows & !r.east, mid.west))
     }
 }

@@ -8,6 +8,7 @@ use super::arch::{Build, Simd, Work};
 use super::join::{keep_fitting, Kept, Lens, Parts};
 use super::memo::Memo;
 use super::plan::Middle;
+use super::quarter::Slice;
 use super::Quadrants;
 
 /// One side of a row set, to be built into half-boards ([`Quadrants::halves`]).
@@ -40,6 +41,64 @@ pub(super) struct Scratch {
     pub west: [Vec<u64>; 3],
     /// The quarters filtered for the current middle configuration.
     memo: Memo,
+    /// The quarter slices of the current row set (boards without a whole table).
+    pub slices: SliceSet,
+}
+
+/// The quarter slices a worker holds: those of the row set it counts (its four quadrants'
+/// rows masks), a slice kept while the next row set reads the same rows (the south masks
+/// change slowly in the row sets' order).
+#[derive(Debug, Default)]
+pub(super) struct SliceSet {
+    /// The quarters' width the slices are for (a worker may count several boards).
+    h: u32,
+    slices: Vec<Slice>,
+}
+
+impl SliceSet {
+    /// Makes sure the slices of every mask in `masks` are held, rebuilding others' buffers.
+    pub fn prepare(&mut self, h: u32, masks: [u32; 4]) {
+        if self.h != h {
+            self.h = h;
+            self.slices.clear();
+        }
+        if self.slices.len() < 4 {
+            self.slices.resize_with(4, Slice::default);
+            for (s, &m) in self.slices.iter_mut().zip(&masks) {
+                s.build(h, m);
+            }
+            return;
+        }
+        let mut keep = [false; 4];
+        let mut missing = Vec::new();
+        for &m in &masks {
+            match self.slices.iter().position(|s| s.rows() == m) {
+                Some(i) => keep[i] = true,
+                None if !missing.contains(&m) => missing.push(m),
+                None => {}
+            }
+        }
+        for m in missing {
+            let Some(i) = keep.iter().position(|&k| !k) else {
+                break;
+            };
+            keep[i] = true;
+            self.slices[i].build(h, m);
+        }
+    }
+
+    /// The slice of `rows` (prepared).
+    pub fn get(&self, rows: u32) -> &Slice {
+        self.slices
+            .iter()
+            .find(|s| s.rows() == rows)
+            .expect("the row set's slices were prepared")
+    }
+
+    /// Memory the slices hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slices.iter().map(Slice::bytes).sum()
+    }
 }
 
 thread_local! {
@@ -180,9 +239,8 @@ impl Quadrants {
     /// [`Quadrants::halves`] with the build `simd` (inlined into each build).
     #[inline(always)]
     fn halves_with<S: Simd>(&self, simd: S, side: Side, s: &mut Scratch, out: &mut [Vec<u64>; 3]) {
-        let (h, far) = (self.layout.h, self.layout.far);
-        let full = (1u32 << h) - 1;
-        let (north, south) = (side.rows & full, side.rows >> far & full);
+        let h = self.layout.h;
+        let [north, south] = self.quarter_rows(side.rows);
         let free = if side.east {
             side.mid.east
         } else {
@@ -195,8 +253,8 @@ impl Quadrants {
             ..frame.base
         };
         for &cols in self.column_sets.get(free, north.count_ones()) {
-            let top = self.quarter.get(north, cols);
-            let bottom = self.quarter.get(south, free & !cols);
+            let top = self.rows(&s.slices, north).get(cols);
+            let bottom = self.rows(&s.slices, south).get(free & !cols);
             if top.is_empty() || bottom.is_empty() {
                 continue;
             }

@@ -41,9 +41,9 @@ mod quarter;
 mod rowset;
 
 use self::arch::Build;
-use self::halves::{ColumnSets, SCRATCH};
+use self::halves::{ColumnSets, SliceSet, SCRATCH};
 use self::plan::{Layout, QTask};
-use self::quarter::Quarter;
+use self::quarter::{Quarter, Rows};
 use super::engine::Counter;
 use super::plan::{Algorithm, Fnv, PlanId};
 use super::rotational;
@@ -52,8 +52,13 @@ use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// The largest board the method counts: quarters up to [`quarter::MAX_H`] wide.
-pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
+/// The largest board the method counts with a whole quarter table ([`quarter::MAX_H`] wide);
+/// larger boards build the slices of the table each row set reads ([`quarter::Slice`]).
+pub const TABLE_MAX_N: u32 = 2 * quarter::MAX_H + 1;
+
+/// The largest board the method counts: quarters of 14 (slices of at most `2^14` column
+/// sets; a(28) has never been counted).
+pub const MAX_N: u32 = 28;
 
 /// The smallest board the method counts.
 pub const MIN_N: u32 = 4;
@@ -67,7 +72,13 @@ pub struct Quadrants {
     uid: u64,
     /// The middle configurations, row sets and tasks.
     layout: Layout,
-    quarter: Arc<Quarter>,
+    /// The quarter table up to [`TABLE_MAX_N`] (its index alone when `slices`): what the
+    /// work estimates are made from, so that they, and so the shards' tasks, are the same
+    /// whichever path counts.
+    table: Option<Arc<Quarter>>,
+    /// Quarter placements from slices built per row set, not from the table (always past
+    /// [`TABLE_MAX_N`]).
+    slices: bool,
     column_sets: ColumnSets,
     /// The build the vector code runs in (the richest this CPU has).
     build: Build,
@@ -88,28 +99,50 @@ impl Quadrants {
     /// (the tests' way in; counts go through [`Quadrants::within`], which checks memory first).
     #[cfg(test)]
     pub fn new(n: u32) -> Result<Quadrants> {
-        let mut q = Quadrants::planned(n)?;
+        let mut q = Quadrants::planned(n, false)?;
         q.fill();
         Ok(q)
     }
 
-    /// Plans the count of an `n` board with the quarter table's index only: enough for its
-    /// memory estimate and work estimates; [`Quadrants::fill`] stores the placements.
-    fn planned(n: u32) -> Result<Quadrants> {
+    /// Plans the count of an `n` board with the quarter table's index only (up to
+    /// [`TABLE_MAX_N`]; none past it, or with `slices`): enough for its memory estimate and
+    /// work estimates; [`Quadrants::fill`] stores the placements.
+    fn planned(n: u32, slices: bool) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
+        let table = (n <= TABLE_MAX_N).then(|| Arc::new(Quarter::index(n / 2)));
         Ok(Quadrants {
             uid: PLANS.fetch_add(1, Ordering::Relaxed),
             layout: Layout::new(n),
-            quarter: Arc::new(Quarter::index(n / 2)),
+            slices: slices || table.is_none(),
+            table,
             column_sets: ColumnSets::new(n / 2),
             build: Build::best(),
         })
     }
 
+    /// Plans the count of an `n` board that builds its quarter slices per row set whatever
+    /// its size: the path of boards past [`TABLE_MAX_N`], taken at small sizes to check it.
+    #[cfg(test)]
+    pub fn with_slices(n: u32) -> Result<Quadrants> {
+        Quadrants::planned(n, true)
+    }
+
     /// Stores the quarter table's placements (before counting).
     fn fill(&mut self) {
-        Arc::make_mut(&mut self.quarter).fill();
+        if let Some(t) = self.table.as_mut().filter(|_| !self.slices) {
+            Arc::make_mut(t).fill();
+        }
+    }
+
+    /// The placements of the quarter rows `rows` (a mask of `0..h`): the table's, or the
+    /// slice built for them in `slices`.
+    #[inline]
+    fn rows<'a>(&'a self, slices: &'a SliceSet, rows: u32) -> Rows<'a> {
+        match &self.table {
+            Some(t) if !self.slices => Rows::Table(t, rows),
+            _ => Rows::Slice(slices.get(rows)),
+        }
     }
 
     /// What identifies this plan in checkpoint and shard files (split depth 0: the quadrant
@@ -205,5 +238,25 @@ mod tests {
         }
         assert!(Quadrants::new(MIN_N - 1).is_err());
         assert!(Quadrants::new(MAX_N + 1).is_err());
+    }
+
+    /// The path of the boards past the table (quarter slices built per row set, no memo),
+    /// forced at small sizes: the same totals and unique counts.
+    #[test]
+    fn the_slice_path_counts_every_board_up_to_13() {
+        for n in MIN_N..=13u32 {
+            let q = Quadrants::with_slices(n).unwrap();
+            assert!(q.slices && !q.memo_used());
+            // The same work estimates, so the same tasks in every shard, whichever path.
+            assert_eq!(
+                q.estimates(),
+                Quadrants::new(n).unwrap().estimates(),
+                "n={n}"
+            );
+            let all: Vec<u32> = (0..q.tasks() as u32).collect();
+            let t: Tally = q.count(&all).into_iter().sum();
+            assert_eq!(Some(t.total), Sequence::A000170.known(n), "total n={n}");
+            assert_eq!(t.unique(), Sequence::A002562.known(n), "unique n={n}");
+        }
     }
 }

@@ -70,7 +70,7 @@ impl Quarter {
         &self.diags[self.start[key] as usize..self.start[key + 1] as usize]
     }
 
-    /// How many placements use exactly `rows` and `cols`.
+    /// How many placements use exactly `rows` and `cols` (the index alone answers).
     #[inline]
     pub fn len_of(&self, rows: u32, cols: u32) -> usize {
         let key = ((rows << self.h) | cols) as usize;
@@ -80,6 +80,11 @@ impl Quarter {
     /// How many placements the table holds (or will hold, filled).
     pub fn len(&self) -> usize {
         self.start.last().map_or(0, |&l| l as usize)
+    }
+
+    /// Memory the index alone holds, in bytes.
+    pub fn index_bytes(&self) -> usize {
+        self.start.len() * 4
     }
 
     /// Memory the table holds filled, in bytes.
@@ -97,6 +102,109 @@ pub fn bytes_needed(h: u32) -> usize {
     ];
     let h = h.min(MAX_H) as usize;
     (1usize << (2 * h)) * 4 + 4 + PLACEMENTS[h] as usize * 8
+}
+
+/// The placements of one rows mask of an `h`×`h` quarter, by columns: what one quadrant of a
+/// row set reads, built on its own when no whole table is kept (boards past
+/// [`MAX_H`]` × 2 + 1`). Its buffers are kept and refilled for the next mask.
+#[derive(Debug, Clone, Default)]
+pub struct Slice {
+    h: u32,
+    rows: u32,
+    /// `start[cols]..start[cols + 1]`: the placements using exactly the columns `cols`.
+    start: Vec<u32>,
+    diags: Vec<[u32; 2]>,
+}
+
+impl Slice {
+    /// Refills the slice with the placements using exactly the rows `rows` of an `h`×`h`
+    /// quarter (`h` up to 16).
+    pub fn build(&mut self, h: u32, rows: u32) {
+        assert!(h <= 16, "slices are at most 16 wide");
+        self.h = h;
+        self.rows = rows;
+        self.start.clear();
+        self.start.resize((1usize << h) + 1, 0);
+        walk_rows(h, rows, &mut |cols, _, _| {
+            self.start[cols as usize + 1] += 1
+        });
+        for i in 1..self.start.len() {
+            self.start[i] += self.start[i - 1];
+        }
+        let mut next = self.start.clone();
+        self.diags.clear();
+        self.diags.resize(self.start[1usize << h] as usize, [0, 0]);
+        walk_rows(h, rows, &mut |cols, d1, d2| {
+            let at = &mut next[cols as usize];
+            self.diags[*at as usize] = [d1, d2];
+            *at += 1;
+        });
+    }
+
+    /// The rows mask it holds.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Memory it holds, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.start.len() * 4 + self.diags.len() * 8
+    }
+}
+
+/// The placements of one rows mask, by columns: a view of the whole table, or a slice.
+#[derive(Debug, Clone, Copy)]
+pub enum Rows<'a> {
+    /// The table's placements on rows `.1`.
+    Table(&'a Quarter, u32),
+    /// A slice built for its rows.
+    Slice(&'a Slice),
+}
+
+impl<'a> Rows<'a> {
+    /// The placements using exactly the columns `cols`: their diagonals `[d1, d2]`.
+    #[inline]
+    pub fn get(self, cols: u32) -> &'a [[u32; 2]] {
+        match self {
+            Rows::Table(q, rows) => q.get(rows, cols),
+            Rows::Slice(s) => {
+                let c = cols as usize;
+                &s.diags[s.start[c] as usize..s.start[c + 1] as usize]
+            }
+        }
+    }
+
+    /// How many placements use exactly the columns `cols` (a table's index alone answers,
+    /// before its placements are stored).
+    #[inline]
+    pub fn len_of(self, cols: u32) -> usize {
+        match self {
+            Rows::Table(q, rows) => q.len_of(rows, cols),
+            Rows::Slice(_) => self.get(cols).len(),
+        }
+    }
+}
+
+/// Calls `f(cols, d1, d2)` for every placement of the `h`×`h` quarter with a queen on each
+/// row of `rows` and none on the others.
+fn walk_rows(h: u32, rows: u32, f: &mut impl FnMut(u32, u32, u32)) {
+    fn rec(h: u32, left: u32, cols: u32, d1: u32, d2: u32, f: &mut impl FnMut(u32, u32, u32)) {
+        if left == 0 {
+            f(cols, d1, d2);
+            return;
+        }
+        let r = left.trailing_zeros();
+        let mut free = !cols & ((1u32 << h) - 1);
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            let (b1, b2) = (1 << (r + c), 1 << (r + h - 1 - c));
+            if d1 & b1 == 0 && d2 & b2 == 0 {
+                rec(h, left & (left - 1), cols | 1 << c, d1 | b1, d2 | b2, f);
+            }
+        }
+    }
+    rec(h, rows, 0, 0, 0, f);
 }
 
 /// Calls `f(rows << h | cols, d1, d2)` for every placement of the `h`×`h` quarter.
@@ -142,9 +250,29 @@ mod tests {
         // One queen: 9 squares, each its own (row, column) key.
         let singles: usize = (0..3)
             .flat_map(|r| (0..3).map(move |c| (r, c)))
-            .map(|(r, c)| q.len_of(1 << r, 1 << c))
+            .map(|(r, c)| q.get(1 << r, 1 << c).len())
             .sum();
         assert_eq!(singles, 9);
         assert_eq!(q.get(0, 0), &[[0, 0]]);
+    }
+
+    /// A slice holds exactly the table's placements of its rows, column set by column set.
+    #[test]
+    fn slices_hold_what_the_table_holds() {
+        for h in 1..=6u32 {
+            let q = Quarter::new(h);
+            let mut s = Slice::default();
+            for rows in 0..1u32 << h {
+                s.build(h, rows);
+                assert_eq!(s.rows(), rows);
+                for cols in 0..1u32 << h {
+                    let mut a = Rows::Table(&q, rows).get(cols).to_vec();
+                    let mut b = Rows::Slice(&s).get(cols).to_vec();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "h={h} rows={rows:b} cols={cols:b}");
+                }
+            }
+        }
     }
 }

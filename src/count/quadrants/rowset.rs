@@ -20,6 +20,12 @@ impl Quadrants {
             east_side.d1 |= 1 << (self.layout.n - 1);
             east_side.d2 |= 1 << (self.layout.n - 1);
         }
+        if self.slices {
+            let west = mid.rows & !r.east;
+            let [ne, se] = self.quarter_rows(r.east);
+            let [nw, sw] = self.quarter_rows(west);
+            s.slices.prepare(self.layout.h, [ne, se, nw, sw]);
+        }
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         let east = Side {
@@ -49,6 +55,13 @@ impl Quadrants {
         let built = a[0].len() + b.iter().map(Vec::len).sum::<usize>();
         (s.east, s.west) = (a, b);
         (found * r.weight as u128, built as u64)
+    }
+
+    /// The local rows (masks of `0..h`) of the north and the south quadrant of a side on
+    /// the global rows `rows`.
+    pub(super) fn quarter_rows(&self, rows: u32) -> [u32; 2] {
+        let full = (1u32 << self.layout.h) - 1;
+        [rows & full, rows >> self.layout.far & full]
     }
 
     /// The bits of a match key: `2h - 1` diagonals of each family.
