@@ -201,9 +201,8 @@ fn beyond_the_table(n: u32) -> Option<String> {
     if Sequence::A000170.known(n).is_some() {
         return None;
     }
-    let &(last, a_last) = Sequence::A000170.known_values().last()?;
-    let growth = |m: f64| m * (0.1431 * m).ln();
-    let log10_a = (a_last as f64).log10() + (growth(n as f64) - growth(last as f64)) / 10f64.ln();
+    let &(last, _) = Sequence::A000170.known_values().last()?;
+    let log10_a = nqueens::oeis::a000170_estimate(n).log10();
     let years = 10f64.powf(log10_a) * NS_PER_SOLUTION * 1e-9 / (365.25 * 86_400.0);
     Some(format!(
         "note: no count of N = {n} is known (A000170 is known to N = {last}); roughly 10^{:.0} \

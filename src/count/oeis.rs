@@ -65,6 +65,20 @@ impl Sequence {
     }
 }
 
+/// A000170's a(n) where it is known, else projected from the last known value along the
+/// asymptotic form `(0.143 n)^n` (Simkin, 2021): a rough scale for planning (a(28) comes out
+/// at about 2·10^18), never a result.
+pub fn a000170_estimate(n: u32) -> f64 {
+    if let Some(a) = Sequence::A000170.known(n) {
+        return a as f64;
+    }
+    let Some(&(last, a_last)) = Sequence::A000170.known_values().last() else {
+        return 1.0;
+    };
+    let growth = |m: f64| m * (0.1431 * m).ln();
+    (a_last as f64) * (growth(n as f64) - growth(last as f64)).exp()
+}
+
 /// The cross-check: `Err(Error::Mismatch)` (exit code 3) if the table knows a(n) and
 /// `computed` differs, else `Ok`.
 pub fn compare(seq: Sequence, n: u32, computed: u128) -> crate::error::Result<()> {

@@ -80,29 +80,49 @@ impl Quadrants {
     /// times 4 for the ones not sampled and the allocator's slack).
     pub fn memory_estimate(&self, threads: usize) -> u64 {
         let bits = 2 * (2 * self.layout.h - 1);
-        let rowsets = &self.layout.rowsets;
         // Without a table each sampled row set's slices are built to be measured: fewer.
         let sampled = if self.slices { SLICES_SAMPLED } else { SAMPLED };
-        let step = (rowsets.len() / sampled).max(1);
+        let tasks = self.layout.tasks() as u64 - 1;
         let mut slices = SliceSet::default();
-        let per_task = rowsets
-            .iter()
-            .step_by(step)
+        let per_task = (0..sampled as u64)
+            .map(|i| i * tasks / sampled as u64)
+            .filter_map(|t| match self.layout.task(t) {
+                QTask::Rows { middle, start, len } => {
+                    self.layout.rowsets(middle, start, len).next()
+                }
+                QTask::Rotational => None,
+            })
             .map(|r| {
-                let (e, w) = self.sides_bound(&mut slices, r);
+                let (e, w) = self.sides_bound(&mut slices, &r);
                 (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits) + slices.bytes()
             })
             .max()
             .unwrap_or(0);
-        let plan = rowsets.len() * std::mem::size_of::<RowSet>()
-            + self.layout.tasks.len() * (std::mem::size_of::<QTask>() + 64);
         let worker = 4 * per_task + self.memo_bytes();
         let table = match &self.table {
             Some(t) if self.slices => t.index_bytes(),
             Some(t) => t.bytes(),
             None => 0,
         };
+        // Each task's estimate (8 bytes) and its shard (4), in every shard's set-up.
+        let plan = self.layout.tasks() * 12;
         (PROCESS + table + plan + threads * worker) as u64
+    }
+
+    /// A task's expected work: with a table, the bounds of its row sets' pairs; past it, its
+    /// combinations times the share symmetry keeps (visiting them costs too much there).
+    pub(super) fn task_estimate(&self, t: QTask) -> u64 {
+        match t {
+            QTask::Rows { middle, start, len } if self.table.is_some() => self
+                .layout
+                .rowsets(middle, start, len)
+                .map(|r| self.pairs_bound(&r))
+                .sum(),
+            QTask::Rows { middle, len, .. } => {
+                (len as f64 * 1024.0 * self.layout.kept_share(middle)).ceil() as u64
+            }
+            QTask::Rotational => 1,
+        }
     }
 
     /// The most filtered quarters a worker keeps ([`Memo`]): all four quadrants' lists, up to

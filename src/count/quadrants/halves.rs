@@ -323,7 +323,7 @@ mod tests {
         for n in [10u32, 11, 12] {
             let q = Quadrants::new(n).unwrap();
             let mut scratch: Vec<Scratch> = builds.iter().map(|_| Scratch::default()).collect();
-            for r in &q.layout.rowsets {
+            for r in &q.layout.all_rowsets() {
                 let mid = &q.layout.middles[r.middle as usize];
                 for memo in [None, Some(u32::from(r.middle))] {
                     for (rows, east, split) in [

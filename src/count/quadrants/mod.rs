@@ -149,7 +149,7 @@ impl Quadrants {
     /// method has none).
     pub fn id(&self) -> PlanId {
         let mut h = Fnv::new();
-        h.bytes(b"nqueens-quadrants-v4");
+        h.bytes(b"nqueens-quadrants-v5");
         h.bytes(&self.layout.n.to_le_bytes());
         self.layout.fingerprint(&mut h);
         PlanId {
@@ -161,12 +161,13 @@ impl Quadrants {
         }
     }
 
-    /// The tally of the row sets `start..start + len`.
-    fn count_rows(&self, start: u32, len: u32) -> Tally {
-        let rows = &self.layout.rowsets[start as usize..(start + len) as usize];
+    /// The tally of the row sets of combinations `start..start + len` of middle configuration
+    /// `middle`.
+    fn count_rows(&self, middle: u16, start: u64, len: u64) -> Tally {
         let (total, built) = SCRATCH.with_borrow_mut(|s| {
-            rows.iter()
-                .map(|r| self.count_rowset(r, s))
+            self.layout
+                .rowsets(middle, start, len)
+                .map(|r| self.count_rowset(&r, s))
                 .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2))
         });
         Tally {
@@ -185,13 +186,13 @@ impl Quadrants {
 
 impl Counter for Quadrants {
     fn tasks(&self) -> usize {
-        self.layout.tasks.len()
+        self.layout.tasks()
     }
 
     fn count(&self, ids: &[u32]) -> Vec<Tally> {
         ids.iter()
-            .map(|&i| match self.layout.tasks[i as usize] {
-                QTask::Rows { start, len } => self.count_rows(start, len),
+            .map(|&i| match self.layout.task(i.into()) {
+                QTask::Rows { middle, start, len } => self.count_rows(middle, start, len),
                 // Its nodes are queens placed, not half-boards: left out of this method's work.
                 QTask::Rotational => Tally {
                     nodes: 0,
@@ -203,17 +204,9 @@ impl Counter for Quadrants {
 
     fn estimates(&self) -> Vec<u64> {
         use rayon::prelude::*;
-        let rowsets = &self.layout.rowsets;
-        self.layout
-            .tasks
-            .par_iter()
-            .map(|t| match *t {
-                QTask::Rows { start, len } => rowsets[start as usize..(start + len) as usize]
-                    .iter()
-                    .map(|r| self.pairs_bound(r))
-                    .sum(),
-                QTask::Rotational => 1,
-            })
+        (0..self.layout.tasks() as u64)
+            .into_par_iter()
+            .map(|t| self.task_estimate(self.layout.task(t)))
             .collect()
     }
 

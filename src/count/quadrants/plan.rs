@@ -1,6 +1,8 @@
 //! The quadrant method's plan: the middle configurations of an odd board, the row sets (which
 //! rows hold their queen east of the middle) with their symmetry weights, and the tasks that
-//! group them. A plan depends on `N` alone.
+//! group them. A plan depends on `N` alone, and stores no row set: a task is a range of ranks
+//! of the combinations of one middle configuration's free rows (in Gosper's order), found by
+//! unranking, and its row sets are the combinations in it that symmetry keeps.
 //!
 //! Symmetry: turning the board upside down maps the east rows `E` to their mirror image, and
 //! the left-right mirror maps them to the west rows; all four images of `E` have the same
@@ -42,20 +44,46 @@ pub(super) struct RowSet {
     pub open: u32,
 }
 
-/// The most tasks a plan has: row sets are grouped into tasks of consecutive ones, so that
-/// checkpoints and shards stay small however many row sets there are.
-const MAX_TASKS: usize = 32_768;
+/// The most tasks a plan of a board up to N = 21 has (checkpoints and shards of small boards
+/// stay small); larger boards get smaller tasks ([`per_task`]).
+const SMALL_BOARD_TASKS: u64 = 32_768;
+
+/// The most tasks of any plan (their estimates take 8 bytes each in every shard's set-up).
+const MAX_TASKS: u64 = 1 << 22;
+
+/// What a task of a large board should cost, in core-seconds (at the measured ~3 core-ns a
+/// solution): small enough to lose little when a machine dies, large enough that the plan
+/// stays under [`MAX_TASKS`].
+const TASK_SECONDS: f64 = 10.0;
 
 /// One task of the quadrant method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum QTask {
-    /// The row sets `start..start + len`.
-    Rows { start: u32, len: u32 },
+    /// The combinations of ranks `start..start + len` of middle configuration `middle`.
+    Rows { middle: u16, start: u64, len: u64 },
     /// The half- and quarter-turn symmetric solutions, for the unique count.
     Rotational,
 }
 
-/// The plan of an `n` board: its middle configurations, row sets and tasks.
+/// The row sets of one middle configuration: every `k` of its free rows.
+#[derive(Debug, Clone)]
+pub(super) struct Group {
+    /// The free rows (global).
+    positions: Vec<u32>,
+    /// How many are east.
+    k: u32,
+    /// How many configurations it stands for.
+    weight: u32,
+    /// Kept by the mirrors (the centre of an odd board, or an even board): only one row set
+    /// per class under them is counted.
+    mirrors: bool,
+    /// `C(positions, k)`.
+    combos: u64,
+    /// The first task's id.
+    first_task: u64,
+}
+
+/// The plan of an `n` board: its middle configurations and their row sets, as tasks.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
     pub n: u32,
@@ -64,8 +92,49 @@ pub(super) struct Layout {
     /// First row of the south quadrants and first column of the east ones: `N - h`.
     pub far: u32,
     pub middles: Vec<Middle>,
-    pub rowsets: Vec<RowSet>,
-    pub tasks: Vec<QTask>,
+    groups: Vec<Group>,
+    /// Combinations per task.
+    per_task: u64,
+    /// Tasks of row sets (the rotational task comes after them).
+    row_tasks: u64,
+}
+
+/// `C(n, k)` (0 when `k > n`), exact for the sizes here (up to `C(64, 32)`).
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1u128, |c, i| c * (n - i) as u128 / (i + 1) as u128) as u64
+}
+
+/// The combination of rank `rank` among the `k`-subsets of `0..64` in increasing order of
+/// their masks (Gosper's order: the combinatorial number system).
+fn unrank(mut rank: u64, k: u32) -> u64 {
+    let mut pick = 0u64;
+    for i in (1..=k as u64).rev() {
+        // The largest c with C(c, i) <= rank.
+        let mut c = i - 1;
+        while binomial(c + 1, i) <= rank {
+            c += 1;
+        }
+        rank -= binomial(c, i);
+        pick |= 1 << c;
+    }
+    pick
+}
+
+/// Combinations per task for a plan of `combos` combinations of an `n` board: up to N = 21 as
+/// few tasks as [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`], from the
+/// board's (known or projected) count, at most [`MAX_TASKS`] of them.
+fn per_task(n: u32, combos: u64) -> u64 {
+    let fewest = combos.div_ceil(MAX_TASKS);
+    if n <= 21 {
+        return combos.div_ceil(SMALL_BOARD_TASKS).max(1);
+    }
+    let seconds_per_combo = crate::count::oeis::a000170_estimate(n) * 3e-9 / combos as f64;
+    let by_time = (TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
+    by_time.max(fewest).max(1)
 }
 
 /// The next larger number with as many bits set as `x` (Gosper's hack; `x` not 0).
@@ -109,34 +178,31 @@ impl Layout {
             h,
             far: n - h,
             middles: Vec::new(),
-            rowsets: Vec::new(),
-            tasks: Vec::new(),
+            groups: Vec::new(),
+            per_task: 1,
+            row_tasks: 0,
         };
         let all_rows = (1u32 << n) - 1;
         if n.is_multiple_of(2) {
             let mid = p.middle(&[]);
-            p.add_even_rowsets(mid, all_rows);
+            p.add_group(mid, all_rows, 1, true);
         } else {
-            p.add_odd_rowsets(all_rows);
+            p.add_odd_groups(all_rows);
         }
-        let group = p.rowsets.len().div_ceil(MAX_TASKS).max(1);
-        for start in (0..p.rowsets.len()).step_by(group) {
-            let len = group.min(p.rowsets.len() - start);
-            p.tasks.push(QTask::Rows {
-                start: start as u32,
-                len: len as u32,
-            });
+        let combos: u64 = p.groups.iter().map(|g| g.combos).sum();
+        p.per_task = per_task(n, combos);
+        for g in &mut p.groups {
+            g.first_task = p.row_tasks;
+            p.row_tasks += g.combos.div_ceil(p.per_task);
         }
-        p.tasks.push(QTask::Rotational);
         p
     }
 
-    /// An odd board's middle configurations, one per class under the 8 symmetries, and their
-    /// row sets.
-    fn add_odd_rowsets(&mut self, all_rows: u32) {
+    /// An odd board's middle configurations, one per class under the 8 symmetries.
+    fn add_odd_groups(&mut self, all_rows: u32) {
         let (n, c) = (self.n, self.h);
         let centre = self.middle(&[(c, c)]);
-        self.add_rowsets(centre, all_rows & !(1 << c), 1, true);
+        self.add_group(centre, all_rows & !(1 << c), 1, true);
         for cm in (0..n).filter(|&x| x != c) {
             for rm in (0..n).filter(|&x| x != c) {
                 // The two queens must not share a diagonal.
@@ -149,7 +215,7 @@ impl Layout {
                 }
                 let mid = self.middle(&[(c, cm), (rm, c)]);
                 let rows = all_rows & !(1 << c) & !(1 << rm);
-                self.add_rowsets(mid, rows, images.len() as u32, false);
+                self.add_group(mid, rows, images.len() as u32, false);
             }
         }
     }
@@ -180,103 +246,149 @@ impl Layout {
         m
     }
 
-    /// Adds the row sets of an even board: one set of east rows per class under the up-down
-    /// mirror (weight 1 or 2), with the weight of its solutions that have no queen on either
-    /// long diagonal (`open`: the left-right mirror pairs such a row set with its half-turn
-    /// image; one of the two takes weight 2, the other 0, one that is its own image 1).
-    fn add_even_rowsets(&mut self, mut mid: Middle, rows: u32) {
-        let (n, h) = (self.n, self.h);
+    /// Adds middle configuration `mid` (standing for `weight` configurations) with the row
+    /// sets on `rows`: every set of them as large as the east half's free columns.
+    fn add_group(&mut self, mut mid: Middle, rows: u32, weight: u32, mirrors: bool) {
         mid.rows = rows;
         self.middles.push(mid);
-        let mut east: u32 = (1 << h) - 1;
-        while east <= rows {
-            let up_down = mirror(n, east);
-            if east <= up_down {
-                // Rows where the set and its mirror image agree; the lowest decides.
-                let agree = !(east ^ up_down) & rows;
-                let open = match agree & agree.wrapping_neg() {
-                    0 => 1,
-                    low if east & low != 0 => 2,
-                    _ => 0,
-                };
-                self.rowsets.push(RowSet {
-                    middle: 0,
-                    east,
-                    weight: if east == up_down { 1 } else { 2 },
-                    open,
-                });
-            }
-            east = next_subset(east.into()) as u32;
+        let positions: Vec<u32> = (0..self.n).filter(|&r| rows >> r & 1 == 1).collect();
+        let k = mid.east.count_ones();
+        self.groups.push(Group {
+            combos: binomial(positions.len() as u64, k as u64),
+            positions,
+            k,
+            weight,
+            mirrors,
+            first_task: 0,
+        });
+    }
+
+    /// How many tasks the plan has (the rotational one last).
+    pub fn tasks(&self) -> usize {
+        self.row_tasks as usize + 1
+    }
+
+    /// Task `id` (below [`Layout::tasks`]).
+    pub fn task(&self, id: u64) -> QTask {
+        if id >= self.row_tasks {
+            return QTask::Rotational;
+        }
+        let m = self.groups.partition_point(|g| g.first_task <= id) - 1;
+        let g = &self.groups[m];
+        let start = (id - g.first_task) * self.per_task;
+        QTask::Rows {
+            middle: m as u16,
+            start,
+            len: self.per_task.min(g.combos - start),
         }
     }
 
-    /// Adds the row sets of middle configuration `mid` (standing for `weight`
-    /// configurations): every set of rows of `rows` as large as the east half's free columns.
-    /// With `mirrors`, the configuration is kept by the up-down and left-right mirrors, so
-    /// only one row set per class under them is kept.
-    fn add_rowsets(&mut self, mut mid: Middle, rows: u32, weight: u32, mirrors: bool) {
-        let n = self.n;
-        mid.rows = rows;
-        let index = self.middles.len() as u16;
-        self.middles.push(mid);
-        let k = mid.east.count_ones();
-        let positions: Vec<u32> = (0..n).filter(|&r| rows >> r & 1 == 1).collect();
-        let choose = positions.len() as u32;
-        let mut pick: u64 = (1u64 << k) - 1;
-        // Every k of the free rows, by Gosper's hack over their positions.
-        while pick < 1u64 << choose {
-            let east = positions
+    /// The row sets of the combinations `start..start + len` of middle configuration
+    /// `middle` that symmetry keeps, with their weights.
+    pub fn rowsets(&self, middle: u16, start: u64, len: u64) -> impl Iterator<Item = RowSet> + '_ {
+        let g = &self.groups[middle as usize];
+        let mut pick = unrank(start, g.k);
+        (0..len).filter_map(move |_| {
+            let east = g
+                .positions
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| pick >> i & 1 == 1)
                 .fold(0u32, |a, (_, &r)| a | 1 << r);
-            let mut w = weight;
-            let mut keep = true;
-            if mirrors {
-                let west = rows & !east;
-                let mut images = [east, mirror(n, east), west, mirror(n, west)];
-                keep = images.iter().all(|&i| east <= i);
-                images.sort_unstable();
-                w *= 1 + images.windows(2).filter(|p| p[0] != p[1]).count() as u32;
+            if g.k > 0 {
+                pick = next_subset(pick);
             }
-            if keep {
-                self.rowsets.push(RowSet {
-                    middle: index,
-                    east,
-                    weight: w,
-                    open: 1,
-                });
+            self.rowset(middle, east)
+        })
+    }
+
+    /// Every row set of the plan (the tests' way through it).
+    #[cfg(test)]
+    pub fn all_rowsets(&self) -> Vec<RowSet> {
+        (0..self.row_tasks)
+            .flat_map(|t| match self.task(t) {
+                QTask::Rows { middle, start, len } => self.rowsets(middle, start, len).collect(),
+                QTask::Rotational => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The row set of east rows `east` of middle configuration `middle`, if symmetry keeps it
+    /// (one per class under the mirrors that keep the configuration), with its weight.
+    fn rowset(&self, middle: u16, east: u32) -> Option<RowSet> {
+        let g = &self.groups[middle as usize];
+        let n = self.n;
+        let rows = self.middles[middle as usize].rows;
+        if !g.mirrors {
+            return Some(RowSet {
+                middle,
+                east,
+                weight: g.weight,
+                open: 1,
+            });
+        }
+        if n.is_multiple_of(2) {
+            // One set of east rows per class under the up-down mirror (weight 1 or 2), with
+            // the weight of its solutions that have no queen on either long diagonal (`open`:
+            // the left-right mirror pairs such a row set with its half-turn image; one of the
+            // two takes weight 2, the other 0, one that is its own image 1).
+            let up_down = mirror(n, east);
+            if east > up_down {
+                return None;
             }
-            if k == 0 {
-                break;
-            }
-            pick = next_subset(pick);
+            // Rows where the set and its mirror image agree; the lowest decides.
+            let agree = !(east ^ up_down) & rows;
+            let open = match agree & agree.wrapping_neg() {
+                0 => 1,
+                low if east & low != 0 => 2,
+                _ => 0,
+            };
+            let weight = if east == up_down { 1 } else { 2 };
+            return Some(RowSet {
+                middle,
+                east,
+                weight,
+                open,
+            });
+        }
+        // The centre of an odd board: kept by the up-down and left-right mirrors.
+        let west = rows & !east;
+        let mut images = [east, mirror(n, east), west, mirror(n, west)];
+        if images.iter().any(|&i| east > i) {
+            return None;
+        }
+        images.sort_unstable();
+        let distinct = 1 + images.windows(2).filter(|p| p[0] != p[1]).count() as u32;
+        Some(RowSet {
+            middle,
+            east,
+            weight: g.weight * distinct,
+            open: 1,
+        })
+    }
+
+    /// The share of a group's combinations that symmetry keeps, about: what a task's work
+    /// estimate counts without visiting its row sets.
+    pub fn kept_share(&self, middle: u16) -> f64 {
+        match (self.groups[middle as usize].mirrors, self.n % 2) {
+            (false, _) => 1.0,
+            (true, 0) => 0.5,
+            (true, _) => 0.25,
         }
     }
 
-    /// Feeds what identifies the plan (its middle configurations, row sets and tasks, in
-    /// order) to `h`.
+    /// Feeds what identifies the plan (its middle configurations, combinations and tasks) to
+    /// `h`: a few bytes per configuration, whatever the board.
     pub fn fingerprint(&self, h: &mut Fnv) {
-        for m in &self.middles {
+        for (m, g) in self.middles.iter().zip(&self.groups) {
             for &(r, c) in &m.queens[..m.len as usize] {
                 h.bytes(&[b'm', r as u8, c as u8]);
             }
+            h.bytes(&g.combos.to_le_bytes());
+            h.bytes(&g.weight.to_le_bytes());
         }
-        for r in &self.rowsets {
-            h.bytes(&r.middle.to_le_bytes());
-            h.bytes(&r.east.to_le_bytes());
-            h.bytes(&r.weight.to_le_bytes());
-            h.bytes(&r.open.to_le_bytes());
-        }
-        for t in &self.tasks {
-            match *t {
-                QTask::Rows { start, len } => {
-                    h.bytes(&start.to_le_bytes());
-                    h.bytes(&len.to_le_bytes());
-                }
-                QTask::Rotational => h.bytes(b"r"),
-            }
-        }
+        h.bytes(&self.per_task.to_le_bytes());
+        h.bytes(&self.row_tasks.to_le_bytes());
     }
 }
 
@@ -295,5 +407,11 @@ mod tests {
         let want: Vec<u64> = (0..64u64).filter(|v| v.count_ones() == 3).collect();
         assert_eq!(seen, want);
         assert_eq!(mirror(5, 0b00011), 0b11000);
+        // Unranking gives the same order, from any rank.
+        for (r, &x) in seen.iter().enumerate() {
+            assert_eq!(unrank(r as u64, 3), x, "rank {r}");
+        }
+        assert_eq!(binomial(28, 14), 40_116_600);
+        assert_eq!(binomial(3, 5), 0);
     }
 }

@@ -140,7 +140,7 @@ mod tests {
                 *want.entry((queens, east, weight)).or_insert(0u128) += 1;
             }
             let mut sum = 0;
-            for t in &q.layout.rowsets {
+            for t in &q.layout.all_rowsets() {
                 let RowSet {
                     middle,
                     east,
