@@ -198,12 +198,15 @@ fn quadrants_give_a000170_and_a002562_up_to_17() {
     assert_eq!(auto.algorithm, Algorithm::Quadrants);
     let small = nqueens::count(12, &Options::default().with_threads(2)).unwrap();
     assert_eq!(small.algorithm, Algorithm::Symmetric);
-    // The crossover measured in docs/PERFORMANCE.md (15a): odd N from 17, even from 16.
+    // The crossover measured in docs/PERFORMANCE.md (15a): odd N from 17, even from 16; up
+    // to N = 28 (quarter slices past 23).
     let auto = |n| Options::default().resolved_algorithm(n);
     assert_eq!(
-        [15, 16, 17, 23, 24].map(auto),
+        [15, 16, 17, 23, 24, 28, 29].map(auto),
         [
             Algorithm::Symmetric,
+            Algorithm::Quadrants,
+            Algorithm::Quadrants,
             Algorithm::Quadrants,
             Algorithm::Quadrants,
             Algorithm::Quadrants,

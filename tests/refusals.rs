@@ -160,7 +160,7 @@ fn help_says_what_auto_does() {
     let out = nqueens().args(["count", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(help.contains("odd N >= 17 up to 23"), "{help}");
+    assert!(help.contains("odd N >= 17 up to 28"), "{help}");
     let auto = json(&["count", "17", "-t", "1", "--json"]);
     assert_eq!(auto["algorithm"], "quadrants");
 }

@@ -85,8 +85,8 @@ pub struct EngineArgs {
     #[arg(long, short = 't', value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// The counting method: `auto` (the default: `quadrants` for even N >= 16 and odd
-    /// N >= 17 up to 23, else `symmetric`; `plain` with placed queens), `quadrants`
-    /// (half-boards joined from quarter-boards and matched by their diagonals; N 4 to 23, no
+    /// N >= 17 up to 28, else `symmetric`; `plain` with placed queens), `quadrants`
+    /// (half-boards joined from quarter-boards and matched by their diagonals; N 4 to 28, no
     /// placed queens; needs memory, see --max-memory), or a backtracker: `symmetric` (all 8
     /// symmetries; also gives the unique count), `mirror` (left half of row 0, counted twice),
     /// `plain` (no symmetry; the only one that takes placed queens).

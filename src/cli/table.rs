@@ -17,7 +17,7 @@ use serde::Serialize;
     nqueens table 1..16 --plot a000170.svg",
     mut_arg("algorithm", |a| a.help(
         "The counting method: `auto` (the default: `quadrants` for even N >= 16 and odd N >= \
-         19 up to 23, else `symmetric`), `quadrants`, `symmetric`, `mirror` or `plain` (see \
+         17 up to 28, else `symmetric`), `quadrants`, `symmetric`, `mirror` or `plain` (see \
          `nqueens count --help`)"
     ))
 )]

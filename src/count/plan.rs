@@ -75,10 +75,10 @@ pub enum Algorithm {
     #[default]
     Symmetric,
     /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
-    /// (the quadrant method); N from 4 to 23, no placed queens.
+    /// (the quadrant method); N from 4 to 28, no placed queens.
     Quadrants,
     /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 17 (up to
-    /// 23, without placed queens), else `symmetric` (`plain` with placed queens). The
+    /// 28, without placed queens), else `symmetric` (`plain` with placed queens). The
     /// crossover was measured (docs/PERFORMANCE.md).
     Auto,
 }
