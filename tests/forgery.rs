@@ -215,6 +215,12 @@ fn forged_symmetry_classes_do_not_merge() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Counts shard `shard` of N = 9 saving its checkpoint to `ckpt`.
+fn checkpoint_of_shard(ckpt: &std::path::Path, shard: &str) {
+    let c = ckpt.to_str().unwrap();
+    json(&["count", "9", "--json", "--shard", shard, "--checkpoint", c]);
+}
+
 /// Round 3, 3 and 4: files that claim what no plan can be (a shard 5 of 3 or 0 of 0, four
 /// billion shards, N = 64 at a split depth whose plan cannot be held) are refused with a
 /// message by every reader (status, merge, audit), never a panic or an abort.
@@ -222,15 +228,7 @@ fn forged_symmetry_classes_do_not_merge() {
 fn crafted_claims_are_refused_by_every_reader() {
     let dir = tmpdir("claims");
     let ckpt = dir.join("c.ckpt");
-    json(&[
-        "count",
-        "9",
-        "--json",
-        "--shard",
-        "1/3",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-    ]);
+    checkpoint_of_shard(&ckpt, "1/3");
     let good_ckpt = std::fs::read_to_string(&ckpt).unwrap();
     let shard = shards(&dir, &["count", "9"], 1).remove(0);
     let good_shard = std::fs::read_to_string(&shard).unwrap();
@@ -286,15 +284,7 @@ fn crafted_fields_are_refused_or_accepted_never_a_crash() {
     let dir = tmpdir("fields");
     let shard = shards(&dir, &["count", "9", "-a", "symmetric"], 1).remove(0);
     let ckpt = dir.join("c.ckpt");
-    json(&[
-        "count",
-        "9",
-        "--json",
-        "--shard",
-        "0/2",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-    ]);
+    checkpoint_of_shard(&ckpt, "0/2");
     let genuine = [
         std::fs::read_to_string(&shard).unwrap(),
         std::fs::read_to_string(&ckpt).unwrap(),
