@@ -261,20 +261,15 @@ fn status_never_reads_a_fifo() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 2: `verify` of a stream holds one board at a time: a million boards (3 MB of
-/// input) stay within a few tens of MB (they took 1 GB), measured as the child's peak
-/// resident size.
+/// Runs `nqueens ARGS` to its end; its exit code and peak resident size in KiB (from
+/// `wait4`, which reaps the child).
 #[cfg(target_os = "linux")]
-#[test]
-// The child is reaped by `wait4` (which also gives its peak size), not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn verify_of_a_million_boards_stays_small() {
-    let dir = tmpdir("verify-mem");
-    let input = dir.join("many.txt");
-    std::fs::write(&input, "1\n\n".repeat(1_000_000)).unwrap();
+fn exit_and_peak_kib(args: &[&str]) -> (i32, i64) {
     let child = bin()
-        .args(["verify", input.to_str().unwrap()])
+        .args(args)
         .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut status = 0;
@@ -283,8 +278,40 @@ fn verify_of_a_million_boards_stays_small() {
     // SAFETY: waits for our own child, filling `status` and `usage`.
     let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as i32);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    assert!(libc::WIFEXITED(status), "{args:?} did not exit");
     // ru_maxrss is in KiB on Linux.
-    assert!(usage.ru_maxrss < 100 * 1024, "peak {} KiB", usage.ru_maxrss);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+/// Round 3, 2: `verify` of a stream holds one board at a time: a million boards (3 MB of
+/// input) stay within a few tens of MB (they took 1 GB).
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_of_a_million_boards_stays_small() {
+    let dir = tmpdir("verify-mem");
+    let input = dir.join("many.txt");
+    std::fs::write(&input, "1\n\n".repeat(1_000_000)).unwrap();
+    let (code, peak) = exit_and_peak_kib(&["verify", input.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(peak < 100 * 1024, "peak {peak} KiB");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 3, 9: a quadrant count refused for memory is refused before its quarter table is
+/// built (it peaked at 165 MiB before refusing 64M at N = 21).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_memory_refusal_comes_before_the_table() {
+    let (code, peak) = exit_and_peak_kib(&[
+        "count",
+        "21",
+        "-a",
+        "quadrants",
+        "-t",
+        "2",
+        "--max-memory",
+        "64M",
+    ]);
+    assert_eq!(code, 2);
+    assert!(peak < 100 * 1024, "peak {peak} KiB");
 }

@@ -204,3 +204,20 @@ fn verify_names_the_board_that_is_wrong() {
         cmd.assert().success();
     }
 }
+
+/// Round 3, 9: a count of a board no one has counted says, first and even when stderr is not a
+/// terminal, roughly what it will cost (it said nothing for 20 s).
+#[test]
+fn a_count_past_the_table_says_what_it_will_cost() {
+    let out = nqueens()
+        .args(["count", "28", "-a", "quadrants", "-t", "1", "--max-memory", "1M"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("note: no count of N = 28 is known"),
+        "{err}"
+    );
+    assert!(err.contains("core-years"), "{err}");
+}
