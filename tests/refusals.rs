@@ -210,7 +210,16 @@ fn verify_names_the_board_that_is_wrong() {
 #[test]
 fn a_count_past_the_table_says_what_it_will_cost() {
     let out = nqueens()
-        .args(["count", "28", "-a", "quadrants", "-t", "1", "--max-memory", "1M"])
+        .args([
+            "count",
+            "28",
+            "-a",
+            "quadrants",
+            "-t",
+            "1",
+            "--max-memory",
+            "1M",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
