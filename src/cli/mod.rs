@@ -103,9 +103,10 @@ pub struct EngineArgs {
     /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
     #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
-    /// The most memory the count may use (e.g. 8G, 512M): the quadrant method refuses to
-    /// start, saying what it would need, when its estimate is larger (`auto` backtracks
-    /// instead). Default: half of the available memory.
+    /// The most memory the count may use (e.g. 8G, 512M): the quadrant method counts a large
+    /// task in smaller pieces to stay within it, and refuses to start, saying what it would
+    /// need, only when its quarter table and each thread's slices leave less than 16 MiB a
+    /// thread (`auto` backtracks instead). Default: half of the available memory.
     #[arg(long, value_name = "SIZE", value_parser = nqueens::memory::parse)]
     pub max_memory: Option<u64>,
 }

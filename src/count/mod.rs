@@ -364,7 +364,7 @@ impl Job {
 
     fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
         Job {
-            memory_estimate: Some(q.memory_estimate(threads)),
+            memory_estimate: Some(q.memory_estimate()),
             id: q.id(),
             tasks: q.tasks(),
             counter: Arc::new(q),

@@ -3,7 +3,7 @@
 //! the limit before anything large is built, and each task's expected work.
 
 use super::halves::SliceSet;
-use super::matcher::Matcher;
+use super::matcher::{Matcher, BLOCK};
 use super::memo::Memo;
 use super::plan::{QTask, RowSet};
 use super::quarter::{self, Quarter};
@@ -28,6 +28,21 @@ const SAMPLED: usize = 256;
 /// Row sets sampled without a table (each has its slices built to be measured).
 const SLICES_SAMPLED: usize = 16;
 
+/// The least memory a worker gets for its half-boards (with their matcher): less and the
+/// count is refused rather than done in pieces too small to be worth it.
+const MIN_PIECE_BYTES: u64 = 16 << 20;
+
+/// What a count needs, in bytes: shared by the workers (the process, the quarter table, the
+/// plan), per worker whatever the pieces (its quarter slices or memo), and per worker for
+/// the half-boards of its largest row set in one piece (an estimate: a tighter limit is met
+/// by pieces).
+#[derive(Debug, Clone, Copy)]
+struct Need {
+    shared: u64,
+    worker: u64,
+    halves: u64,
+}
+
 impl Quadrants {
     /// The memory the count of an `n` board needs at least, before anything is built: the
     /// quarter table (the workers' half-boards come on top: [`Quadrants::memory_estimate`]).
@@ -39,14 +54,17 @@ impl Quadrants {
         }
     }
 
-    /// Plans the count of an `n` board if it fits in `limit` bytes with `threads` workers;
-    /// else says what it would need and how to need less. The quarter table's size is checked
-    /// before it is built, the whole estimate after.
+    /// Plans the count of an `n` board within `limit` bytes with `threads` workers: a row set
+    /// whose half-boards would not fit a worker's share is counted in pieces that do
+    /// ([`Quadrants::piece`]). Refused, with what it would need and how to need less, only
+    /// when the table and the workers' slices or memo leave too little for pieces of
+    /// [`MIN_PIECE_BYTES`]. The quarter table's size is checked before it is built, the whole
+    /// estimate after.
     pub fn within(n: u32, threads: usize, limit: u64) -> Result<Quadrants> {
         super::applies(n).map_err(Error::Usage)?;
         let refuse = |needed: u64, what: &str| {
             Error::Memory(format!(
-                "the quadrant method needs about {} for N = {n} ({what}), more than the {} \
+                "the quadrant method needs at least {} for N = {n} ({what}), more than the {} \
                  allowed (`max_memory`; the default is half of the available memory): raise \
                  `max_memory`, use fewer `threads`, or count with the `symmetric` algorithm \
                  (backtracking needs almost no memory)",
@@ -63,28 +81,52 @@ impl Quadrants {
         // counts): how scripts/slices-exact.sh checks it on boards with known counts.
         let slices = std::env::var_os("NQUEENS_QUARTER_SLICES").is_some_and(|v| v == "1");
         let mut q = Quadrants::planned(n, slices)?;
-        let needed = q.memory_estimate(threads);
-        if needed > limit {
+        let need = q.need();
+        let workers = threads.max(1) as u64;
+        let fixed = need.shared + workers * need.worker;
+        let room = limit.saturating_sub(fixed) / workers;
+        if room < MIN_PIECE_BYTES {
             return Err(refuse(
-                needed,
-                &format!("quarter table and {threads} workers' filtered quarters and half-boards"),
+                fixed + workers * MIN_PIECE_BYTES,
+                &format!(
+                    "the table, and {threads} workers' quarters with half-boards in pieces \
+                     of {}",
+                    memory::show(MIN_PIECE_BYTES)
+                ),
             ));
         }
+        q.piece = usize::try_from(room / q.bytes_per_key()).unwrap_or(usize::MAX);
+        q.memory = fixed + workers * need.halves.min(room);
         q.fill();
         Ok(q)
     }
 
-    /// The memory the count is estimated to need with `threads` workers: the process itself,
-    /// the quarter table, the plan, and per worker its filtered quarters and the largest row
-    /// set's half-boards and matcher (bounded from the quarter table on a sample of row sets,
-    /// times 4 for the ones not sampled and the allocator's slack).
-    pub fn memory_estimate(&self, threads: usize) -> u64 {
+    /// The memory the count is estimated to need ([`Quadrants::within`]): the process
+    /// itself, the quarter table, the plan, and per worker its quarter slices or filtered
+    /// quarters and its largest row set's half-boards and matcher (bounded from the quarter
+    /// table or slices of a sample of row sets, times 4 for the ones not sampled and the
+    /// allocator's slack), those at most the worker's share of the limit (more is counted in
+    /// pieces).
+    pub fn memory_estimate(&self) -> u64 {
+        self.memory
+    }
+
+    /// Bytes a worker holds per half-board of a piece, counting both sides: each side's keys
+    /// (8 bytes, up to twice that as their vectors grow), their copies bucketed by the sieve
+    /// (as much again), and the matcher's tables for the stored side's.
+    fn bytes_per_key(&self) -> u64 {
+        let bits = 2 * (2 * self.layout.h - 1);
+        (2 * 32 + Matcher::bytes_for(BLOCK, bits) / BLOCK) as u64
+    }
+
+    /// What the count needs ([`Need`]), from a sample of row sets.
+    fn need(&self) -> Need {
         let bits = 2 * (2 * self.layout.h - 1);
         // Without a table each sampled row set's slices are built to be measured: fewer.
         let sampled = if self.slices { SLICES_SAMPLED } else { SAMPLED };
         let tasks = self.layout.tasks() as u64 - 1;
         let mut slices = SliceSet::default();
-        let per_task = (0..sampled as u64)
+        let (halves, held) = (0..sampled as u64)
             .map(|i| i * tasks / sampled as u64)
             .filter_map(|t| match self.layout.task(t) {
                 QTask::Rows { middle, start, len } => {
@@ -94,11 +136,10 @@ impl Quadrants {
             })
             .map(|r| {
                 let (e, w) = self.sides_bound(&mut slices, &r);
-                (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits) + slices.bytes()
+                let halves = (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits);
+                (halves, slices.bytes())
             })
-            .max()
-            .unwrap_or(0);
-        let worker = 4 * per_task + self.memo_bytes();
+            .fold((0, 0), |(h, s), (h2, s2)| (h.max(h2), s.max(s2)));
         let table = match &self.table {
             Some(t) if self.slices => t.index_bytes(),
             Some(t) => t.bytes(),
@@ -106,7 +147,12 @@ impl Quadrants {
         };
         // Each task's estimate (8 bytes) and its shard (4), in every shard's set-up.
         let plan = self.layout.tasks() * 12;
-        (PROCESS + table + plan + threads * worker) as u64
+        Need {
+            shared: (PROCESS + table + plan) as u64,
+            // Slices: twice the largest sampled (the sample may miss larger ones).
+            worker: (2 * held + self.memo_bytes()) as u64,
+            halves: 4 * halves as u64,
+        }
     }
 
     /// A task's expected work: with a table, the bounds of its row sets' pairs; past it, its
@@ -204,5 +250,35 @@ impl Quadrants {
                 .sum::<u64>()
         };
         (side(r.east, mid.east), side(mid.rows & !r.east, mid.west))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A limit below what one piece of a row set needs is met by smaller pieces, not refused
+    /// (N = 24, whose half-boards run to hundreds of MiB a worker); only a limit the slices
+    /// and minimal pieces cannot meet is refused.
+    #[test]
+    fn a_tight_limit_is_met_by_pieces() {
+        let roomy = Quadrants::within(24, 2, 1 << 40).unwrap();
+        let limit = 160 << 20;
+        assert!(
+            roomy.memory_estimate() > limit,
+            "{}",
+            roomy.memory_estimate()
+        );
+        let tight = Quadrants::within(24, 2, limit).unwrap();
+        assert!(
+            tight.memory_estimate() <= limit,
+            "{}",
+            tight.memory_estimate()
+        );
+        assert!(tight.memory_estimate() < roomy.memory_estimate());
+        assert!(tight.piece < roomy.piece);
+        assert!(tight.piece as u64 * tight.bytes_per_key() >= MIN_PIECE_BYTES);
+        let refused = Quadrants::within(24, 2, 30 << 20).unwrap_err();
+        assert!(matches!(refused, Error::Memory(_)), "{refused}");
     }
 }

@@ -170,19 +170,32 @@ struct Halves<'a, 'b> {
     side: Side<'b>,
     s: &'a mut Scratch,
     out: &'a mut [Vec<u64>; 3],
+    from: usize,
+    cap: usize,
 }
 
 impl Work for Halves<'_, '_> {
-    type Out = ();
+    type Out = Option<usize>;
     #[inline(always)]
-    fn run<S: Simd>(self, simd: S) {
-        self.q.halves_with(simd, self.side, self.s, self.out);
+    fn run<S: Simd>(self, simd: S) -> Option<usize> {
+        let Halves {
+            q,
+            side,
+            s,
+            out,
+            from,
+            cap,
+        } = self;
+        q.halves_with(simd, side, s, out, from..cap)
     }
 }
 
 impl Quadrants {
     /// The match keys of the half-boards of `side` (its middle configuration, on its rows,
-    /// east of the middle or west), appended to `out[0]`, built in `build`.
+    /// east of the middle or west), appended to `out[0]`, built in `build`: from the side's
+    /// column set `from` on (in [`ColumnSets::get`]'s order), until `out` holds `cap` or more
+    /// keys. Returns the next column set to build from, or `None` when the side is done: a
+    /// side too large for a worker's memory is built in pieces ([`Quadrants::count_rowset`]).
     ///
     /// With `side.split` (an even board's west side), the half-boards go to `out[k]` by the
     /// number `k` of their queens on a long diagonal: the main one (`r = c`) crosses only the
@@ -194,13 +207,17 @@ impl Quadrants {
         side: Side,
         s: &mut Scratch,
         out: &mut [Vec<u64>; 3],
-    ) {
+        from: usize,
+        cap: usize,
+    ) -> Option<usize> {
         build.run(Halves {
             q: self,
             side,
             s,
             out,
-        });
+            from,
+            cap,
+        })
     }
 
     /// Where `side`'s quarters land on the board.
@@ -236,9 +253,17 @@ impl Quadrants {
         }
     }
 
-    /// [`Quadrants::halves`] with the build `simd` (inlined into each build).
+    /// [`Quadrants::halves`] with the build `simd` (inlined into each build), from column
+    /// set `piece.start` until `piece.end` keys are held.
     #[inline(always)]
-    fn halves_with<S: Simd>(&self, simd: S, side: Side, s: &mut Scratch, out: &mut [Vec<u64>; 3]) {
+    fn halves_with<S: Simd>(
+        &self,
+        simd: S,
+        side: Side,
+        s: &mut Scratch,
+        out: &mut [Vec<u64>; 3],
+        piece: std::ops::Range<usize>,
+    ) -> Option<usize> {
         let h = self.layout.h;
         let [north, south] = self.quarter_rows(side.rows);
         let free = if side.east {
@@ -252,7 +277,11 @@ impl Quadrants {
             s2,
             ..frame.base
         };
-        for &cols in self.column_sets.get(free, north.count_ones()) {
+        let sets = self.column_sets.get(free, north.count_ones());
+        for (i, &cols) in sets.iter().enumerate().skip(piece.start) {
+            if out.iter().map(Vec::len).sum::<usize>() >= piece.end {
+                return Some(i);
+            }
             let top = self.rows(&s.slices, north).get(cols);
             let bottom = self.rows(&s.slices, south).get(free & !cols);
             if top.is_empty() || bottom.is_empty() {
@@ -282,6 +311,7 @@ impl Quadrants {
             };
             join_parts(simd, north_parts, south_parts, side.long_only, out);
         }
+        None
     }
 }
 
@@ -344,7 +374,7 @@ mod tests {
                             let mut got = Vec::new();
                             for (&build, s) in builds.iter().zip(&mut scratch) {
                                 let mut out: [Vec<u64>; 3] = Default::default();
-                                q.halves(build, side, s, &mut out);
+                                q.halves(build, side, s, &mut out, 0, usize::MAX);
                                 out.iter_mut().for_each(|v| v.sort_unstable());
                                 got.push(out);
                             }

@@ -80,6 +80,12 @@ pub struct Quadrants {
     /// [`TABLE_MAX_N`]).
     slices: bool,
     column_sets: ColumnSets,
+    /// The most half-boards of a side a worker holds at once ([`Quadrants::within`] sets it
+    /// from the memory limit): a larger side is built and matched in pieces of this many.
+    /// It changes no count, no task and nothing a file records.
+    piece: usize,
+    /// The memory the count is estimated to need ([`Quadrants::within`]).
+    memory: u64,
     /// The build the vector code runs in (the richest this CPU has).
     build: Build,
 }
@@ -117,6 +123,8 @@ impl Quadrants {
             slices: slices || table.is_none(),
             table,
             column_sets: ColumnSets::new(n / 2),
+            piece: usize::MAX,
+            memory: 0,
             build: Build::best(),
         })
     }
@@ -231,6 +239,31 @@ mod tests {
         }
         assert!(Quadrants::new(MIN_N - 1).is_err());
         assert!(Quadrants::new(MAX_N + 1).is_err());
+    }
+
+    /// Row sets counted in pieces (as a worker does when its half-boards would not fit its
+    /// share of the memory limit), down to a piece per column set: the same totals, unique
+    /// counts and half-boards built, on both paths.
+    #[test]
+    fn pieces_count_what_one_piece_counts() {
+        for n in MIN_N..=12u32 {
+            for slices in [false, true] {
+                let mut q = Quadrants::planned(n, slices).unwrap();
+                q.fill();
+                let all: Vec<u32> = (0..q.tasks() as u32).collect();
+                let whole: Tally = q.count(&all).into_iter().sum();
+                for piece in [1, 5, 60] {
+                    q.piece = piece;
+                    let t: Tally = q.count(&all).into_iter().sum();
+                    assert_eq!(
+                        (t.total, t.unique(), t.nodes),
+                        (whole.total, whole.unique(), whole.nodes),
+                        "n={n} slices={slices} piece={piece}"
+                    );
+                }
+                assert_eq!(Some(whole.total), Sequence::A000170.known(n), "n={n}");
+            }
+        }
     }
 
     /// The path of the boards past the table (quarter slices built per row set, no memo),

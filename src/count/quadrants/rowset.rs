@@ -36,7 +36,6 @@ impl Quadrants {
             long_only: false,
             memo: self.memo_used().then_some(u32::from(r.middle)),
         };
-        self.halves(self.build, east, s, &mut a);
         // Even board: the west side split by its queens on the long diagonals (see below).
         let west = Side {
             mid,
@@ -46,15 +45,70 @@ impl Quadrants {
             long_only: even && r.open == 0,
             ..east
         };
-        self.halves(self.build, west, s, &mut b);
-        let found = if even {
-            self.match_even(&a[0], &b, r.open)
+        let east_left = self.halves(self.build, east, s, &mut a, 0, self.piece);
+        let west_left = self.halves(self.build, west, s, &mut b, 0, self.piece);
+        let (found, built) = if east_left.is_none() && west_left.is_none() {
+            let found = if even {
+                self.match_even(&a[0], &b, r.open)
+            } else {
+                self.match_odd(&a[0], &b[0])
+            };
+            (
+                found,
+                (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64,
+            )
         } else {
-            self.match_odd(&a[0], &b[0])
+            self.count_in_pieces([east, west], s, [&mut a, &mut b], r.open)
         };
-        let built = a[0].len() + b.iter().map(Vec::len).sum::<usize>();
         (s.east, s.west) = (a, b);
-        (found * r.weight as u128, built as u64)
+        (found * r.weight as u128, built)
+    }
+
+    /// A row set too large for a worker's memory: its east half-boards built
+    /// [`Quadrants::piece`] at a time, each piece stored and matched against the west
+    /// half-boards built in pieces of that size as well (again for each east piece). The same
+    /// count and the same half-boards built (each counted once) as in one piece.
+    fn count_in_pieces(
+        &self,
+        [east, west]: [Side; 2],
+        s: &mut Scratch,
+        [a, b]: [&mut [Vec<u64>; 3]; 2],
+        open: u32,
+    ) -> (u128, u64) {
+        let even = self.layout.n.is_multiple_of(2);
+        let weights: [u128; 3] = if even {
+            [open as u128, 2, 4]
+        } else {
+            [1, 0, 0]
+        };
+        let (mut found, mut built) = (0u128, 0u64);
+        let mut first = true;
+        let mut stored_from = Some(0);
+        while let Some(from) = stored_from {
+            a.iter_mut().for_each(Vec::clear);
+            stored_from = self.halves(self.build, east, s, a, from, self.piece);
+            built += a[0].len() as u64;
+            let mut sieve = None;
+            let mut query_from = Some(0);
+            while let Some(from) = query_from {
+                b.iter_mut().for_each(Vec::clear);
+                query_from = self.halves(self.build, west, s, b, from, self.piece);
+                if first {
+                    built += b.iter().map(Vec::len).sum::<usize>() as u64;
+                }
+                // Cut bits from the first piece of queries (an even board's from its
+                // half-boards with one queen on a long diagonal, as in one piece).
+                let sample = &b[usize::from(even)];
+                let sieve = sieve
+                    .get_or_insert_with(|| Sieve::new(self.build, &a[0], sample, self.key_bits()));
+                found += (0..3)
+                    .filter(|&k| weights[k] != 0 && !b[k].is_empty())
+                    .map(|k| weights[k] * sieve.count(&b[k]) as u128)
+                    .sum::<u128>();
+            }
+            first = false;
+        }
+        (found, built)
     }
 
     /// The local rows (masks of `0..h`) of the north and the south quadrant of a side on
