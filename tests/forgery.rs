@@ -135,6 +135,57 @@ fn audit_catches_a_resealed_checkpoint() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 26: a quadrant method's task recorded wrong by any amount and re-sealed (its sums and
+/// classes kept consistent where they can be) is caught by the audit, which recounts it by
+/// backtracking (nothing of the method's own counting) and says so; the honest file passes.
+#[test]
+fn audit_recounts_quadrant_tasks_by_backtracking_and_catches_any_error() {
+    let dir = tmpdir("quadrant-audit");
+    let files = shards(&dir, &["count", "14", "-a", "quadrants"], 2);
+    let f = files[0].to_str().unwrap();
+    let good = std::fs::read_to_string(f).unwrap();
+    let audit = |extra: &[&str]| {
+        let out = nqueens()
+            .args(["audit", "--sample", "1", "--json", f])
+            .args(extra)
+            .output()
+            .unwrap();
+        let report = serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), report)
+    };
+    let (code, r) = audit(&[]);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(r["methods"], serde_json::json!(["backtracking"]));
+    let (code, r) = audit(&["--same-method"]);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(r["methods"], serde_json::json!(["quadrants"]));
+    // The task with the most solutions, so that it can be lowered too (down to 0 or 1).
+    let v: Value = serde_json::from_str(&good).unwrap();
+    let totals: Vec<i64> = v["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["counts"]["total"].as_i64().unwrap())
+        .collect();
+    let most = *totals.iter().max().unwrap();
+    assert!(most > 2, "{totals:?}");
+    let index = totals.iter().position(|&t| t == most).unwrap();
+    for delta in [2i64, -2, 4, 1_000_000, -(most & !1), 1, -1] {
+        std::fs::write(f, &good).unwrap();
+        let id = shift_quadrant_task(&files[0], index, delta);
+        let (code, r) = audit(&[]);
+        if delta % 2 == 0 {
+            // Consistent in every number the file carries: only the recount can tell.
+            assert_eq!(code, Some(3), "delta {delta}: {r}");
+            assert_eq!(r["differences"][0]["task"], id, "delta {delta}");
+            assert_eq!(r["differences"].as_array().unwrap().len(), 1);
+        } else {
+            assert!(matches!(code, Some(2 | 3)), "delta {delta}: {code:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn shard_files_with_absurd_fields_are_refused_not_panicked_on() {
     let dir = tmpdir("absurd");

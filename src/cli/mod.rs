@@ -4,6 +4,7 @@ mod args;
 mod audit;
 mod bench;
 mod count;
+mod estimate;
 mod export;
 mod merge;
 mod plot;
@@ -52,6 +53,9 @@ pub enum Command {
     /// Recount a random sample of the tasks recorded in shard results and checkpoints from
     /// other machines, and name any task whose count differs (exit 3).
     Audit(audit::AuditArgs),
+    /// What a count will cost (core-hours with an interval, memory, shards), projected from
+    /// a seeded sample of its tasks counted within a time budget.
+    Estimate(estimate::EstimateArgs),
     /// Where a distributed run stands: finished, partial and missing shards, solutions so far,
     /// work left (exit 0 only when it is complete and merges).
     Status(status::StatusArgs),
@@ -190,6 +194,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Table(a) => table::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Audit(a) => audit::run(a),
+        Command::Estimate(a) => estimate::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),

@@ -349,6 +349,28 @@ impl Job {
         Ok(Job::of_plan(id.rebuild()?, opts, threads))
     }
 
+    /// The job that recounts the tasks of plan `id` for an audit: [`Job::from_id`]'s, but a
+    /// quadrant plan's tasks are searched by backtracking ([`quadrants::Backtracked`]: nothing
+    /// of the method's own counting is used) unless `same_method`. Its fingerprint is checked.
+    pub fn recounting(id: &PlanId, opts: &Options, same_method: bool) -> Result<Job> {
+        if id.algorithm != Algorithm::Quadrants || same_method {
+            return Job::from_id(id, opts);
+        }
+        let b = quadrants::Backtracked::new(id.n)?;
+        let planned = b.plan().id();
+        id.check_fingerprint(&planned.fingerprint)?;
+        Ok(Job {
+            memory_estimate: None,
+            id: planned,
+            tasks: b.plan().tasks(),
+            counter: Arc::new(b),
+            kernel: opts.kernel,
+            threads: opts.resolved_threads(),
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        })
+    }
+
     fn of_plan(plan: Plan, opts: &Options, threads: usize) -> Job {
         Job {
             memory_estimate: None,

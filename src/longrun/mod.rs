@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod checkpoint;
+pub mod estimate;
 pub mod files;
 pub mod merge;
 pub mod shard;

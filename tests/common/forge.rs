@@ -81,3 +81,28 @@ pub fn forge_task(path: &Path, by: u64) {
 pub fn strs(files: &[PathBuf]) -> Vec<&str> {
     files.iter().map(|f| f.to_str().unwrap()).collect()
 }
+
+/// Moves task `index` of a quadrant method's shard file, and the file's sums, by `delta`
+/// solutions (its quarter-class count by `delta / 2`, consistent when `delta` is even), and
+/// re-seals it. Returns the task's id.
+pub fn shift_quadrant_task(path: &Path, index: usize, delta: i64) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let shift = |c: &Value| {
+        let mut new = c.clone();
+        new["total"] = (c["total"].as_i64().unwrap() + delta).into();
+        let cl = new["classes"].as_array_mut().unwrap();
+        cl[2] = (cl[2].as_i64().unwrap() + delta / 2).into();
+        (tally_text(c), tally_text(&new))
+    };
+    let task = &v["done"][index];
+    let (old_task, new_task) = shift(&task["counts"]);
+    let (old_sum, new_sum) = shift(&v["counts"]);
+    let pos = text.find(&format!("{{\"id\":{},", task["id"])).unwrap();
+    let (head, tail) = text.split_at(pos);
+    let edited =
+        format!("{head}{}", tail.replacen(&old_task, &new_task, 1)).replacen(&old_sum, &new_sum, 1);
+    assert_ne!(edited, text);
+    std::fs::write(path, reseal(&edited)).unwrap();
+    task["id"].as_u64().unwrap()
+}

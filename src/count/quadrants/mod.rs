@@ -27,8 +27,8 @@
 //! one way into vector code: a token that proves the CPU's features), [`join`] and [`memo`]
 //! (quarters filtered and joined), [`halves`] (a side's half-boards), [`matcher`] (counting
 //! disjoint pairs, with its sieve and carry-save counters), [`plan`] (middle configurations,
-//! row sets and their symmetry), [`rowset`] (counting one row set), [`budget`] (memory and
-//! work estimates), and this file (the [`Quadrants`] counter that ties them).
+//! row sets and their symmetry), [`rowset`] (counting one row set), [`recount`] (the same by
+//! backtracking, for audits), [`budget`] (memory and work estimates), and this file (the [`Quadrants`] counter that ties them).
 
 mod arch;
 mod budget;
@@ -38,12 +38,14 @@ mod matcher;
 mod memo;
 mod plan;
 mod quarter;
+mod recount;
 mod rowset;
 
 use self::arch::Build;
 use self::halves::{ColumnSets, SliceSet, SCRATCH};
 use self::plan::{Layout, QTask};
 use self::quarter::{Quarter, Rows};
+pub use self::recount::Backtracked;
 use super::engine::Counter;
 use super::plan::{Algorithm, Fnv, PlanId};
 use super::rotational;
@@ -178,6 +180,11 @@ impl Quadrants {
                 .map(|r| self.count_rowset(&r, s))
                 .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2))
         });
+        Quadrants::rows_tally(total, built)
+    }
+
+    /// The tally of row sets that make `total` solutions, `built` half-boards.
+    fn rows_tally(total: u128, built: u64) -> Tally {
         Tally {
             total,
             // Burnside: unique = (total + 2 sym90 + sym180) / 8, as the orbit split of

@@ -1,0 +1,154 @@
+//! `nqueens estimate N`: what a count will cost, from a sample of its tasks.
+
+use super::args::{bounded, parse_n, seconds};
+use super::{print, EngineArgs};
+use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected};
+use nqueens::memory::show;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// Arguments of `estimate`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Builds the plan `count N --shard I/K` would use, counts a random \
+    sample of its tasks (drawn in proportion to their expected work, seeded) for about \
+    --seconds, and projects the whole count: its CPU time (core-hours, with a 95% interval), \
+    its solutions (checked against A000170 where known), the memory a worker needs, and the \
+    number of shards K that makes shards of --shard-minutes on one thread. Each task's time is \
+    its thread's CPU time, so a busy machine changes the projection little.\n\n\
+    Examples:\n  nqueens estimate 20 --seconds 10\n  \
+    nqueens estimate 26 --seconds 600 --shard-minutes 120 --json"
+)]
+pub struct EstimateArgs {
+    /// Board size N, from 1 to 64.
+    #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: u32,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Seconds to spend counting sampled tasks, 0.01 to 604800 (no task starts after them;
+    /// at least two tasks are counted whatever it says, and a task runs to its end).
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_budget)]
+    pub seconds: Duration,
+    /// The wanted length of one shard in minutes on one thread, 1 to 10^6: the K to use.
+    #[arg(long, value_name = "MINUTES", default_value = "60", value_parser = parse_minutes)]
+    pub shard_minutes: u64,
+    /// The seed of the sample (default: from the clock; the report gives it).
+    #[arg(long, value_name = "S", value_parser = parse_seed)]
+    pub seed: Option<u64>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_budget(s: &str) -> Result<Duration, String> {
+    seconds(s, 0.01, 604_800.0)
+}
+
+fn parse_minutes(s: &str) -> Result<u64, String> {
+    bounded(s, "a number of minutes", 1, 1_000_000)
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    bounded(s, "a seed", 0, u64::MAX)
+}
+
+pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let ask = Ask {
+        seconds: a.seconds.as_secs_f64(),
+        shard_minutes: a.shard_minutes as f64,
+        seed,
+    };
+    let e = estimate(a.n, &a.engine.options(), ask)?;
+    if a.json {
+        print(&(serde_json::to_string(&e)? + "\n"))
+    } else {
+        print(&text(&e))
+    }
+}
+
+/// `value (95%: low to high)` with `f` formatting each.
+fn with_interval(p: &Projected, f: impl Fn(f64) -> String) -> String {
+    match (p.low, p.high) {
+        (Some(l), Some(h)) => format!("{} (95%: {} to {})", f(p.value), f(l), f(h)),
+        _ => format!("{} (one task: no interval)", f(p.value)),
+    }
+}
+
+/// Core-seconds as a reader plans them.
+fn core_time(s: f64) -> String {
+    match s {
+        s if s < 10.0 => format!("{s:.3} core-s"),
+        s if s < 3600.0 => format!("{s:.0} core-s"),
+        s if s < 86400.0 * 365.0 => format!("{:.1} core-hours", s / 3600.0),
+        s => format!("{:.1} core-years", s / (86400.0 * 365.25)),
+    }
+}
+
+fn text(e: &Estimate) -> String {
+    let mut s = String::new();
+    let line = |s: &mut String, k: &str, v: String| {
+        let _ = writeln!(s, "{k:<11}{v}");
+    };
+    line(&mut s, "n", e.n.to_string());
+    line(
+        &mut s,
+        "plan",
+        format!(
+            "{}, {} tasks (fingerprint {}), set-up {:.1} core-s per shard",
+            e.algorithm, e.plan_tasks, e.fingerprint, e.setup_seconds
+        ),
+    );
+    line(
+        &mut s,
+        "sample",
+        format!(
+            "{} tasks ({:.3}% of the work) in {:.1} s on {} threads, seed {}",
+            e.sampled.len(),
+            100.0 * e.sampled_share,
+            e.sample_seconds,
+            e.threads,
+            e.seed
+        ),
+    );
+    line(
+        &mut s,
+        "core time",
+        with_interval(&e.core_seconds, core_time),
+    );
+    let known = match e.known {
+        Some(k) => format!(", A000170({}) = {k}", e.n),
+        None => String::new(),
+    };
+    line(
+        &mut s,
+        "solutions",
+        with_interval(&e.solutions, |v| format!("{v:.4e}")) + &known,
+    );
+    let memory = match (e.memory_estimate_bytes, e.peak_memory_bytes) {
+        (Some(m), Some(p)) => format!(
+            "estimated {} on {} threads, peak {} here",
+            show(m),
+            e.threads,
+            show(p)
+        ),
+        (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
+        (Some(m), None) => format!("estimated {} on {} threads", show(m), e.threads),
+        (None, None) => "backtracking needs almost none".to_string(),
+    };
+    line(&mut s, "memory", memory);
+    line(
+        &mut s,
+        "shards",
+        format!(
+            "K = {} for shards of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
+            e.shards, e.shard_minutes, e.n, e.shards
+        ),
+    );
+    s
+}

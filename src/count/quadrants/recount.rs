@@ -1,0 +1,204 @@
+//! Recounting the quadrant method's tasks by backtracking, for `audit`: a check that shares
+//! nothing with the method's counting (no quarter table or slice, no join, no matcher, no
+//! vector code), only the plan that says which row sets a task holds.
+//!
+//! A row set is a backtracking search with one allowed set of columns per row: the east half
+//! for its east rows, the west half for the others, the one square of a middle queen on an odd
+//! board. On an even board the east half's squares on a long diagonal are barred, and each
+//! solution is weighted by its queens on the west half's long-diagonal squares (none: the row
+//! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts. The search is split by the
+//! set of columns its north-east queens take, into independent pieces that run in parallel.
+
+use super::plan::{QTask, RowSet};
+use super::Quadrants;
+use crate::count::engine::Counter;
+use crate::count::rotational;
+use crate::count::tally::Tally;
+use rayon::prelude::*;
+
+/// One piece of a row set's search: the columns each row may take, and per row the squares
+/// that weigh a solution (an even board's west squares on a long diagonal).
+struct Search {
+    n: usize,
+    allowed: [u64; 32],
+    weighs: [u64; 32],
+}
+
+impl Search {
+    /// Adds to `found[k]` the solutions below `row` with `k` weighing queens so far.
+    fn run(&self, row: usize, [cols, left, right]: [u64; 3], k: usize, found: &mut [u64; 3]) {
+        if row == self.n {
+            found[k] += 1;
+            return;
+        }
+        let mut free = self.allowed[row] & !(cols | left | right);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let next = [cols | bit, (left | bit) << 1, (right | bit) >> 1];
+            self.run(
+                row + 1,
+                next,
+                k + usize::from(self.weighs[row] & bit != 0),
+                found,
+            );
+        }
+    }
+}
+
+/// A quadrant plan whose tasks are counted by backtracking ([`Quadrants::recount`]): what
+/// `audit` recounts a quadrant method's files with.
+#[derive(Debug)]
+pub struct Backtracked(Quadrants);
+
+impl Backtracked {
+    /// The plan of an `n` board (no quarter table is built: the search needs none).
+    pub fn new(n: u32) -> crate::error::Result<Backtracked> {
+        Quadrants::planned(n, true).map(Backtracked)
+    }
+
+    /// The plan, for its id.
+    pub fn plan(&self) -> &Quadrants {
+        &self.0
+    }
+}
+
+impl Counter for Backtracked {
+    fn tasks(&self) -> usize {
+        self.0.tasks()
+    }
+
+    fn count(&self, ids: &[u32]) -> Vec<Tally> {
+        ids.iter().map(|&id| self.0.recount(id)).collect()
+    }
+
+    fn estimates(&self) -> Vec<u64> {
+        self.0.estimates()
+    }
+
+    fn planned(&self) -> Tally {
+        Tally::default()
+    }
+}
+
+impl Quadrants {
+    /// Task `id`'s tally recounted by backtracking (its row sets searched row by row; the
+    /// rotational task is a backtracking search already and is counted as [`Counter::count`]
+    /// counts it). Its `nodes` are 0: the two methods' work is not comparable.
+    pub fn recount(&self, id: u32) -> Tally {
+        match self.layout.task(id.into()) {
+            QTask::Rows { middle, start, len } => {
+                let total = self
+                    .layout
+                    .rowsets(middle, start, len)
+                    .map(|r| self.recount_rowset(&r) * r.weight as u128)
+                    .sum();
+                Quadrants::rows_tally(total, 0)
+            }
+            QTask::Rotational => Tally {
+                nodes: 0,
+                ..rotational::tally(self.layout.n)
+            },
+        }
+    }
+
+    /// The weighted count of row set `r` (its own weight left out), by backtracking.
+    pub(super) fn recount_rowset(&self, r: &RowSet) -> u128 {
+        let (n, h, far) = (self.layout.n, self.layout.h, self.layout.far);
+        let mid = &self.layout.middles[r.middle as usize];
+        let even = n.is_multiple_of(2);
+        let west = (1u64 << h) - 1;
+        let east = west << far;
+        let mut search = Search {
+            n: n as usize,
+            allowed: [0; 32],
+            weighs: [0; 32],
+        };
+        for row in 0..n {
+            let i = row as usize;
+            search.allowed[i] = if mid.rows >> row & 1 == 0 {
+                let queens = &mid.queens[..mid.len as usize];
+                queens
+                    .iter()
+                    .find(|q| q.0 == row)
+                    .map_or(0, |&(_, c)| 1u64 << c)
+            } else if r.east >> row & 1 == 1 {
+                east
+            } else {
+                west
+            };
+            if even {
+                // Main diagonal (r = c) and anti-diagonal (r + c = n - 1): the north half
+                // meets the main one in the west, the anti one in the east; the south half
+                // the other way round.
+                let (main, anti) = (1u64 << row, 1u64 << (n - 1 - row));
+                let (barred, weighs) = if row < h { (anti, main) } else { (main, anti) };
+                search.allowed[i] &= !barred;
+                search.weighs[i] = weighs;
+            }
+        }
+        // Pieces: the columns the north-east queens take (every set of as many east columns).
+        let north_east = r.east & ((1 << h) - 1);
+        let k = north_east.count_ones();
+        let pieces: Vec<u64> = (0..1u64 << h)
+            .filter(|c| c.count_ones() == k)
+            .map(|c| c << far)
+            .collect();
+        let weights = if even {
+            [r.open as u128, 2, 4]
+        } else {
+            [1, 0, 0]
+        };
+        pieces
+            .into_par_iter()
+            .map(|taken| {
+                let mut piece = Search { ..search };
+                for row in 0..n as usize {
+                    if r.east >> row & 1 == 1 && mid.rows >> row & 1 == 1 {
+                        let mask = if north_east >> row & 1 == 1 {
+                            taken
+                        } else {
+                            !taken
+                        };
+                        piece.allowed[row] &= mask;
+                    }
+                }
+                let mut found = [0u64; 3];
+                piece.run(0, [0; 3], 0, &mut found);
+                (0..3).map(|i| weights[i] * found[i] as u128).sum::<u128>()
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::oeis::Sequence;
+
+    /// The backtracking recount of every row set equals the quadrant method's count, for
+    /// every board up to 14; and whole tasks' tallies agree on everything but the work.
+    #[test]
+    fn backtracking_recounts_every_row_set_as_the_method_counts_it() {
+        for n in super::super::MIN_N..=14u32 {
+            let q = Quadrants::new(n).unwrap();
+            let mut scratch = super::super::halves::Scratch::default();
+            let mut sum = 0u128;
+            for r in &q.layout.all_rowsets() {
+                let (counted, _) = q.count_rowset(r, &mut scratch);
+                let recounted = q.recount_rowset(r) * r.weight as u128;
+                assert_eq!(recounted, counted, "n={n} {r:?}");
+                sum += recounted;
+            }
+            assert_eq!(Some(sum), Sequence::A000170.known(n), "n={n}");
+            for id in 0..q.tasks() as u32 {
+                let (counted, recounted) = (q.count(&[id])[0], q.recount(id));
+                assert_eq!(
+                    (counted.total, counted.classes),
+                    (recounted.total, recounted.classes),
+                    "n={n} task {id}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Estimates before a long run: a seeded random sample of the plan's tasks, counted within a
+//! time budget, projected to the whole count's core-hours and solutions with an interval,
+//! with the memory a worker needs and the number of shards of a wanted length.
+//!
+//! The plan is the one `count N --shard I/K` builds (the same method, tasks and work
+//! estimates). Tasks are drawn with probability proportional to their work estimate `e_i`
+//! (with replacement), so the large tasks that make most of the time are the ones measured;
+//! each drawn task's CPU time `t_i` (its thread's, not wall time) stands for `t_i / p_i`, where
+//! `p_i = e_i / E` and `E` is the plan's total estimate (the Hansen–Hurwitz estimator). The
+//! projection is `E` times the mean of `t_i / e_i`, its interval the mean's 95% Student
+//! interval; the solutions are projected the same way (a check against A000170 where known).
+
+use crate::count::engine::Counter;
+use crate::count::memory;
+use crate::count::oeis::Sequence;
+use crate::count::{Job, Options};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What an estimate is asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask {
+    /// The time budget for counting sampled tasks (wall seconds): no task starts after it;
+    /// at least [`MIN_SAMPLED`] are counted whatever it says.
+    pub seconds: f64,
+    /// The wanted length of one shard, in minutes on one thread.
+    pub shard_minutes: f64,
+    /// The seed of the sample.
+    pub seed: u64,
+}
+
+/// The fewest tasks counted, whatever the budget (two give an interval).
+pub const MIN_SAMPLED: usize = 2;
+
+/// One sampled task and what counting it cost.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Sampled {
+    /// The task id.
+    pub task: u32,
+    /// Its work estimate (the plan's, as shards are balanced by).
+    pub estimate: u64,
+    /// CPU seconds its count took on its thread.
+    pub seconds: f64,
+    /// Its solutions.
+    pub solutions: u128,
+}
+
+/// A projection with its 95% interval (`None` with fewer than two samples).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Projected {
+    /// The central value.
+    pub value: f64,
+    /// The interval's ends.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// What an estimate found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The board.
+    pub n: u32,
+    /// The method the count (and its shards) would use.
+    pub algorithm: String,
+    /// The plan's tasks, and its fingerprint (the shards' plan).
+    pub plan_tasks: usize,
+    pub fingerprint: String,
+    /// The sample's seed (the same seed gives the same draws).
+    pub seed: u64,
+    /// Worker threads that counted the sample.
+    pub threads: usize,
+    /// CPU seconds of the plan's set-up (plan, tables, estimates): every shard pays it once.
+    pub setup_seconds: f64,
+    /// Wall seconds the sample took.
+    pub sample_seconds: f64,
+    /// The share of the plan's estimated work the sampled tasks make (drawn again counted
+    /// once).
+    pub sampled_share: f64,
+    /// The whole count's CPU seconds, tasks only (the set-up comes on top, once per shard).
+    pub core_seconds: Projected,
+    /// The whole count's solutions.
+    pub solutions: Projected,
+    /// A000170(N) where known, to compare the projected solutions with.
+    pub known: Option<u128>,
+    /// The quadrant method's memory estimate with these threads (none for backtracking, which
+    /// needs almost none), and the peak of this process.
+    pub memory_estimate_bytes: Option<u64>,
+    pub peak_memory_bytes: Option<u64>,
+    /// The wanted shard length (minutes on one thread) and the shards that give it.
+    pub shard_minutes: f64,
+    pub shards: u64,
+    /// The tasks counted, in the order they were drawn.
+    pub sampled: Vec<Sampled>,
+}
+
+/// SplitMix64: the sample's draws, the `i`-th a function of the seed and `i` alone (so the
+/// draws do not depend on which thread takes them).
+fn draw(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The task of the `i`-th draw: drawn with probability proportional to its estimate, from
+/// the estimates' running sums `cumulative` (the last is the total, above 0).
+fn pick(cumulative: &[u128], seed: u64, i: u64) -> u32 {
+    let total = *cumulative.last().expect("a plan has tasks");
+    let wide = (draw(seed, 2 * i) as u128) << 64 | draw(seed, 2 * i + 1) as u128;
+    let at = wide % total;
+    cumulative.partition_point(|&c| c <= at) as u32
+}
+
+/// The CPU time this thread has used (wall time where the system does not say).
+fn thread_seconds(start: Instant) -> f64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec for the call to fill.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// The CPU time this process has used, user and system (wall time where unknown).
+fn process_seconds(start: Instant) -> f64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: all-zero is a valid rusage for the call to fill.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `u` is a valid rusage.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+            let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            return s(u.ru_utime) + s(u.ru_stime);
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// Student's t for a two-sided 95% interval with `df` degrees of freedom.
+fn student_95(df: usize) -> f64 {
+    const T: [f64; 10] = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
+    match df {
+        0 => f64::INFINITY,
+        1..=10 => T[df - 1],
+        11..=20 => 2.09 + (20 - df) as f64 * 0.014,
+        21..=30 => 2.04 + (30 - df) as f64 * 0.005,
+        31..=60 => 2.0 + (60 - df) as f64 * 0.0013,
+        _ => 1.96,
+    }
+}
+
+/// `total` times the mean of `ratios`, with the mean's 95% interval.
+fn project(total: f64, ratios: &[f64]) -> Projected {
+    let m = ratios.len() as f64;
+    let mean = ratios.iter().sum::<f64>() / m;
+    if ratios.len() < 2 {
+        return Projected {
+            value: total * mean,
+            low: None,
+            high: None,
+        };
+    }
+    let var = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (m - 1.0);
+    let half = student_95(ratios.len() - 1) * (var / m).sqrt();
+    Projected {
+        value: total * mean,
+        low: Some((total * (mean - half)).max(0.0)),
+        high: Some(total * (mean + half)),
+    }
+}
+
+/// Counts drawn tasks of `counter` on `threads` threads until `budget` has passed (at least
+/// [`MIN_SAMPLED`]), each timed on its thread; in the order drawn.
+fn sample(
+    counter: &dyn Counter,
+    est: &[u64],
+    threads: usize,
+    budget: Duration,
+    seed: u64,
+) -> Vec<Sampled> {
+    let mut cumulative = Vec::with_capacity(est.len());
+    let mut sum = 0u128;
+    for &e in est {
+        sum += e as u128;
+        cumulative.push(sum);
+    }
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= MIN_SAMPLED && start.elapsed() >= budget {
+                    break;
+                }
+                let task = pick(&cumulative, seed, i as u64);
+                let before = thread_seconds(start);
+                let tally = counter.count(&[task])[0];
+                let seconds = thread_seconds(start) - before;
+                let sampled = Sampled {
+                    task,
+                    estimate: est[task as usize],
+                    seconds,
+                    solutions: tally.total,
+                };
+                out.lock()
+                    .expect("no thread panics holding it")
+                    .push((i, sampled));
+            });
+        }
+    });
+    let mut v = out.into_inner().expect("no thread panicked");
+    v.sort_by_key(|&(i, _)| i);
+    v.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
+/// as `ask` says.
+pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
+    if !(ask.seconds > 0.0 && ask.shard_minutes > 0.0) {
+        return Err(Error::Usage(
+            "an estimate needs a time budget and a shard length above 0".into(),
+        ));
+    }
+    let start = Instant::now();
+    let cpu = process_seconds(start);
+    let opts = super::pinned(n, opts).unwrap_or_else(|| opts.clone());
+    let job = Job::new(n, &opts, Some(super::LONG_RUN_SPLIT_DEPTH))?;
+    let counter = job.counter();
+    let est = counter.estimates();
+    let setup_seconds = process_seconds(start) - cpu;
+    let total: u128 = est.iter().map(|&e| e as u128).sum();
+    if total == 0 {
+        return Err(Error::Usage(format!("N = {n} has no work to estimate")));
+    }
+    let budget = Duration::from_secs_f64(ask.seconds.min(1e9));
+    let began = Instant::now();
+    let sampled = sample(counter.as_ref(), &est, job.threads(), budget, ask.seed);
+    let sample_seconds = began.elapsed().as_secs_f64();
+    let ratio = |f: fn(&Sampled) -> f64| -> Vec<f64> {
+        sampled.iter().map(|s| f(s) / s.estimate as f64).collect()
+    };
+    let core_seconds = project(total as f64, &ratio(|s| s.seconds));
+    let solutions = project(total as f64, &ratio(|s| s.solutions as f64));
+    let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let share = distinct
+        .iter()
+        .map(|&t| est[t as usize] as f64)
+        .sum::<f64>()
+        / total as f64;
+    // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
+    let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
+    let shards = (core_seconds.value / per_shard)
+        .ceil()
+        .clamp(1.0, super::shard::MAX_SHARDS as f64);
+    Ok(Estimate {
+        n,
+        algorithm: job.id().algorithm.to_string(),
+        plan_tasks: job.tasks(),
+        fingerprint: job.id().fingerprint.clone(),
+        seed: ask.seed,
+        threads: job.threads(),
+        setup_seconds,
+        sample_seconds,
+        sampled_share: share,
+        core_seconds,
+        solutions,
+        known: Sequence::A000170.known(n),
+        memory_estimate_bytes: job.memory_estimate(),
+        peak_memory_bytes: memory::peak(),
+        shard_minutes: ask.shard_minutes,
+        shards: shards as u64,
+        sampled,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_follow_the_estimates() {
+        // Task 1 has 3/4 of the work: about 3/4 of the draws.
+        let cumulative = [1u128, 4, 4, 4];
+        let picks: Vec<u32> = (0..4000).map(|i| pick(&cumulative, 9, i)).collect();
+        let ones = picks.iter().filter(|&&t| t == 1).count();
+        assert!((2800..3200).contains(&ones), "{ones}");
+        // Tasks with no work are never drawn; the same seed draws the same.
+        assert!(picks.iter().all(|&t| t < 2));
+        assert_eq!(
+            picks[..50],
+            (0..50).map(|i| pick(&cumulative, 9, i)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn projections_scale_the_mean_ratio_with_an_interval() {
+        let p = project(100.0, &[1.0, 1.0, 1.0]);
+        assert_eq!((p.value, p.low, p.high), (100.0, Some(100.0), Some(100.0)));
+        let p = project(100.0, &[0.5, 1.5]);
+        assert_eq!(p.value, 100.0);
+        assert!(p.low == Some(0.0) && p.high.unwrap() > 600.0, "{p:?}");
+        let p = project(10.0, &[2.0]);
+        assert_eq!((p.value, p.low), (20.0, None));
+        assert!(student_95(100) < student_95(10) && student_95(10) < student_95(1));
+    }
+}
