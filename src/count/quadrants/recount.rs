@@ -7,7 +7,7 @@
 //! board. On an even board the east half's squares on a long diagonal are barred, and each
 //! solution is weighted by its queens on the west half's long-diagonal squares (none: the row
 //! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts. The search is split by the
-//! set of columns its north-east queens take, into independent pieces that run in parallel.
+//! placements of its first rows, into independent pieces that run in parallel.
 
 use super::plan::{QTask, RowSet};
 use super::Quadrants;
@@ -24,7 +24,37 @@ struct Search {
     weighs: [u64; 32],
 }
 
+/// The pieces a search is split into, at least: the placements of its first rows, searched
+/// on in parallel.
+const PIECES: usize = 64;
+
 impl Search {
+    /// The search split into at least [`PIECES`] independent pieces where it can be: every
+    /// placement of its first rows, as the row to go on from, the masks and the weighing
+    /// queens so far.
+    fn pieces(&self) -> Vec<(usize, [u64; 3], usize)> {
+        let mut frontier = vec![(0, [0u64; 3], 0)];
+        let mut row = 0;
+        while frontier.len() < PIECES && row + 2 < self.n {
+            frontier = frontier
+                .into_iter()
+                .flat_map(|(_, [cols, left, right], k)| {
+                    let mut free = self.allowed[row] & !(cols | left | right);
+                    std::iter::from_fn(move || {
+                        (free != 0).then(|| {
+                            let bit = free & free.wrapping_neg();
+                            free ^= bit;
+                            let masks = [cols | bit, (left | bit) << 1, (right | bit) >> 1];
+                            (row + 1, masks, k + usize::from(self.weighs[row] & bit != 0))
+                        })
+                    })
+                })
+                .collect();
+            row += 1;
+        }
+        frontier
+    }
+
     /// Adds to `found[k]` the solutions below `row` with `k` weighing queens so far.
     fn run(&self, row: usize, [cols, left, right]: [u64; 3], k: usize, found: &mut [u64; 3]) {
         if row == self.n {
@@ -137,40 +167,22 @@ impl Quadrants {
                 search.weighs[i] = weighs;
             }
         }
-        // Pieces: the columns the north-east queens take (every set of as many east columns).
-        let north_east = r.east & ((1 << h) - 1);
-        let k = north_east.count_ones();
-        let pieces: Vec<u64> = (0..1u64 << h)
-            .filter(|c| c.count_ones() == k)
-            .map(|c| c << far)
-            .collect();
         let weights = if even {
             [r.open as u128, 2, 4]
         } else {
             [1, 0, 0]
         };
-        pieces
+        search
+            .pieces()
             .into_par_iter()
-            .map(|taken| {
-                let mut piece = Search { ..search };
-                for row in 0..n as usize {
-                    if r.east >> row & 1 == 1 && mid.rows >> row & 1 == 1 {
-                        let mask = if north_east >> row & 1 == 1 {
-                            taken
-                        } else {
-                            !taken
-                        };
-                        piece.allowed[row] &= mask;
-                    }
-                }
+            .map(|(row, masks, k)| {
                 let mut found = [0u64; 3];
-                piece.run(0, [0; 3], 0, &mut found);
+                search.run(row, masks, k, &mut found);
                 (0..3).map(|i| weights[i] * found[i] as u128).sum::<u128>()
             })
             .sum()
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
