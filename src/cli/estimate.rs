@@ -2,7 +2,7 @@
 
 use super::args::{bounded, parse_n, seconds};
 use super::{print, EngineArgs};
-use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected};
+use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -29,6 +29,10 @@ pub struct EstimateArgs {
     /// at least two tasks are counted whatever it says, and a task runs to its end).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_budget)]
     pub seconds: Duration,
+    /// Count exactly K drawn tasks instead of for --seconds (1 to 100000): the same seed
+    /// then draws the same tasks and projects the same solutions.
+    #[arg(long, value_name = "K", value_parser = parse_tasks, conflicts_with = "seconds")]
+    pub tasks: Option<usize>,
     /// The wanted length of one shard in minutes on one thread, 1 to 10^6: the K to use.
     #[arg(long, value_name = "MINUTES", default_value = "60", value_parser = parse_minutes)]
     pub shard_minutes: u64,
@@ -42,6 +46,10 @@ pub struct EstimateArgs {
 
 fn parse_budget(s: &str) -> Result<Duration, String> {
     seconds(s, 0.01, 604_800.0)
+}
+
+fn parse_tasks(s: &str) -> Result<usize, String> {
+    bounded(s, "a number of tasks", 1, MAX_DRAWS as u64).map(|k| k as usize)
 }
 
 fn parse_minutes(s: &str) -> Result<u64, String> {
@@ -61,6 +69,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
     });
     let ask = Ask {
         seconds: a.seconds.as_secs_f64(),
+        tasks: a.tasks,
         shard_minutes: a.shard_minutes as f64,
         seed,
     };

@@ -26,6 +26,9 @@ pub struct Ask {
     /// The time budget for counting sampled tasks (wall seconds): no task starts after it;
     /// at least [`MIN_SAMPLED`] are counted whatever it says.
     pub seconds: f64,
+    /// Count exactly this many draws instead, whatever the time (the same seed then gives the
+    /// same estimate of the solutions).
+    pub tasks: Option<usize>,
     /// The wanted length of one shard, in minutes on one thread.
     pub shard_minutes: f64,
     /// The seed of the sample.
@@ -178,13 +181,35 @@ fn project(total: f64, ratios: &[f64]) -> Projected {
     }
 }
 
-/// Counts drawn tasks of `counter` on `threads` threads until `budget` has passed (at least
-/// [`MIN_SAMPLED`]), each timed on its thread; in the order drawn.
+/// The most draws of one estimate: more would only repeat the plan's tasks (a plan that small
+/// is quicker counted), and the report lists every draw.
+pub const MAX_DRAWS: usize = 100_000;
+
+/// When a sample ends: after `draws` draws, or (without) when `budget` has passed and at
+/// least [`MIN_SAMPLED`] were drawn, and never past [`MAX_DRAWS`] or the plan's task count.
+#[derive(Debug, Clone, Copy)]
+struct Until {
+    budget: Duration,
+    draws: Option<usize>,
+    most: usize,
+}
+
+impl Until {
+    fn done(&self, i: usize, start: Instant) -> bool {
+        match self.draws {
+            Some(k) => i >= k.min(MAX_DRAWS),
+            None => i >= self.most || (i >= MIN_SAMPLED && start.elapsed() >= self.budget),
+        }
+    }
+}
+
+/// Counts drawn tasks of `counter` on `threads` threads until `until` says, each timed on
+/// its thread; in the order drawn.
 fn sample(
     counter: &dyn Counter,
     est: &[u64],
     threads: usize,
-    budget: Duration,
+    until: Until,
     seed: u64,
 ) -> Vec<Sampled> {
     let mut cumulative = Vec::with_capacity(est.len());
@@ -200,7 +225,7 @@ fn sample(
         for _ in 0..threads {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= MIN_SAMPLED && start.elapsed() >= budget {
+                if until.done(i, start) {
                     break;
                 }
                 let task = pick(&cumulative, seed, i as u64);
@@ -227,9 +252,9 @@ fn sample(
 /// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
 /// as `ask` says.
 pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
-    if !(ask.seconds > 0.0 && ask.shard_minutes > 0.0) {
+    if !(ask.seconds > 0.0 && ask.shard_minutes > 0.0) || ask.tasks == Some(0) {
         return Err(Error::Usage(
-            "an estimate needs a time budget and a shard length above 0".into(),
+            "an estimate needs a time budget, a number of tasks and a shard length above 0".into(),
         ));
     }
     let start = Instant::now();
@@ -243,9 +268,13 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
     }
-    let budget = Duration::from_secs_f64(ask.seconds.min(1e9));
+    let until = Until {
+        budget: Duration::from_secs_f64(ask.seconds.min(1e9)),
+        draws: ask.tasks,
+        most: est.len().clamp(MIN_SAMPLED, MAX_DRAWS),
+    };
     let began = Instant::now();
-    let sampled = sample(counter.as_ref(), &est, job.threads(), budget, ask.seed);
+    let sampled = sample(counter.as_ref(), &est, job.threads(), until, ask.seed);
     let sample_seconds = began.elapsed().as_secs_f64();
     let ratio = |f: fn(&Sampled) -> f64| -> Vec<f64> {
         sampled.iter().map(|s| f(s) / s.estimate as f64).collect()
