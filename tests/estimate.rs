@@ -1,0 +1,117 @@
+//! `nqueens estimate N`: a count's cost projected from a seeded sample of its tasks.
+
+mod common;
+
+use common::{assert_bad_input, json, stdout_of};
+use serde_json::Value;
+
+/// The projected solutions of a repeatable sample (`--tasks`, `--seed`) and whether their
+/// interval holds the known count.
+fn solutions(v: &Value) -> (f64, f64, f64, f64) {
+    let s = &v["solutions"];
+    let known = v["known"].as_u64().unwrap() as f64;
+    (
+        s["value"].as_f64().unwrap(),
+        s["low"].as_f64().unwrap(),
+        s["high"].as_f64().unwrap(),
+        known,
+    )
+}
+
+#[test]
+fn a_sample_projects_the_count_and_its_cost() {
+    for (n, algorithm) in [(13, "symmetric"), (16, "quadrants")] {
+        let args = [
+            "estimate",
+            &n.to_string(),
+            "-a",
+            algorithm,
+            "--tasks",
+            "400",
+            "--seed",
+            "5",
+            "--shard-minutes",
+            "1",
+            "--json",
+        ];
+        let v = json(&args);
+        assert_eq!(v["algorithm"], algorithm);
+        assert_eq!(v["sampled"].as_array().unwrap().len(), 400);
+        let (value, low, high, known) = solutions(&v);
+        // The estimator is unbiased, the interval 95%: with this seed it holds the count, and
+        // the central value is within 15% of it.
+        assert!(
+            low <= known && known <= high,
+            "n={n}: {low} {value} {high} vs {known}"
+        );
+        assert!(
+            (value / known - 1.0).abs() < 0.15,
+            "n={n}: {value} vs {known}"
+        );
+        let core = &v["core_seconds"];
+        assert!(core["value"].as_f64().unwrap() > 0.0, "{core}");
+        assert!(core["low"].as_f64().unwrap() <= core["high"].as_f64().unwrap());
+        assert!(v["shards"].as_u64().unwrap() >= 1);
+        // The quadrant method says its memory; backtracking needs none to speak of.
+        assert_eq!(
+            v["memory_estimate_bytes"].is_null(),
+            algorithm == "symmetric"
+        );
+        // The same seed draws the same tasks.
+        let tasks = |v: &Value| -> Vec<u64> {
+            v["sampled"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["task"].as_u64().unwrap())
+                .collect()
+        };
+        assert_eq!(tasks(&v), tasks(&json(&args)));
+    }
+}
+
+#[test]
+fn the_text_says_the_cost_the_memory_and_the_shards() {
+    let text = stdout_of(&["estimate", "12", "--tasks", "50", "--seed", "1"]);
+    for key in [
+        "n ",
+        "plan ",
+        "sample ",
+        "core time ",
+        "solutions ",
+        "memory ",
+        "shards ",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(key)), "{key}: {text}");
+    }
+    assert!(text.contains("A000170(12) = 14200"), "{text}");
+    assert!(text.contains("nqueens count 12 --shard I/1 -t 1"), "{text}");
+}
+
+#[test]
+fn a_tiny_plan_is_not_drawn_forever() {
+    // One task: two draws, however long the budget.
+    let v = json(&["estimate", "2", "--seconds", "600", "--json"]);
+    assert_eq!(v["sampled"].as_array().unwrap().len(), 2);
+    assert!(v["sample_seconds"].as_f64().unwrap() < 600.0);
+}
+
+#[test]
+fn bad_estimates_are_refused() {
+    assert_bad_input(&[
+        (&["estimate", "12", "--tasks", "0"], "out of range"),
+        (&["estimate", "12", "--tasks", "100001"], "out of range"),
+        (&["estimate", "12", "--seconds", "0"], "out of range"),
+        (
+            &["estimate", "12", "--seconds", "soon"],
+            "is not a duration",
+        ),
+        (&["estimate", "12", "--shard-minutes", "0"], "out of range"),
+        (
+            &["estimate", "12", "--tasks", "5", "--seconds", "3"],
+            "cannot be used with",
+        ),
+        (&["estimate", "30", "-a", "quadrants"], "from 4 to 28"),
+        (&["estimate", "65"], "between 1 and 64"),
+    ]);
+}
