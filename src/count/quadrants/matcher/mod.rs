@@ -130,6 +130,8 @@ impl Matcher {
                 6 => count_blocks::<6>(t, u, queries),
                 7 => count_blocks::<7>(t, u, queries),
                 8 => count_blocks::<8>(t, u, queries),
+                // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
+                9 => count_blocks::<9>(t, u, queries),
                 c => count_block(t, c, queries) + count_block(u, c, queries),
             };
         }
@@ -140,6 +142,7 @@ impl Matcher {
                 6 => count_block(t, 6, queries),
                 7 => count_block(t, 7, queries),
                 8 => count_block(t, 8, queries),
+                9 => count_block(t, 9, queries),
                 c => count_block(t, c, queries),
             };
         }
@@ -249,7 +252,7 @@ mod tests {
         for build in Build::all() {
             let name = build.name();
             let mut next = Sparse::new();
-            for bits in [1u32, 5, 17, 34, 38, 42, 64] {
+            for bits in [1u32, 5, 17, 34, 38, 42, 48, 50, 54, 64] {
                 for len in [0usize, 1, 255, 256, 257, 1000] {
                     let p: Vec<u64> = (0..len).map(|_| next.bits(bits)).collect();
                     let q: Vec<u64> = (0..300).map(|_| next.bits(bits)).collect();
