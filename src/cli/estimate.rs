@@ -130,6 +130,15 @@ fn text(e: &Estimate) -> String {
         "core time",
         with_interval(&e.core_seconds, core_time),
     );
+    if e.core_seconds_in_shards != e.core_seconds {
+        line(
+            &mut s,
+            "alone",
+            with_interval(&e.core_seconds_in_shards, core_time)
+                + ": shards of few tasks cost up to this (a task alone loses the quarters \
+                   filtered for its neighbours)",
+        );
+    }
     let known = match e.known {
         Some(k) => format!(", A000170({}) = {k}", e.n),
         None => String::new(),

@@ -30,6 +30,13 @@ pub trait Counter: Send + Sync {
     /// What the plan counted while it was built (the planner's nodes), added once to a count
     /// of the whole plan (or of shard 0).
     fn planned(&self) -> Tally;
+
+    /// Whether a worker keeps something from one task for the next that makes a task cheaper
+    /// after its neighbours (ids close to it) than alone: then a task counted alone, as a
+    /// shard's scattered tasks are, costs more than in a whole count's order.
+    fn warms(&self) -> bool {
+        false
+    }
 }
 
 /// Listens to a run: each finished task as it arrives, and a tick about every 50 ms.

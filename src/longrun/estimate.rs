@@ -9,6 +9,9 @@
 //! `p_i = e_i / E` and `E` is the plan's total estimate (the Hansen–Hurwitz estimator). The
 //! projection is `E` times the mean of `t_i / e_i`, its interval the mean's 95% Student
 //! interval; the solutions are projected the same way (a check against A000170 where known).
+//! A method that keeps work from one task for the next (the quadrant method's filtered quarters
+//! on odd boards) has each drawn task counted twice: alone, as a shard's scattered tasks are,
+//! then again as among its neighbours in a whole count; both are projected.
 
 use crate::count::engine::Counter;
 use crate::count::memory;
@@ -45,8 +48,12 @@ pub struct Sampled {
     pub task: u32,
     /// Its work estimate (the plan's, as shards are balanced by).
     pub estimate: u64,
-    /// CPU seconds its count took on its thread.
+    /// CPU seconds its count took on its thread, as in a whole count (after a task of the
+    /// same neighbourhood, when the method keeps work from one task for the next).
     pub seconds: f64,
+    /// CPU seconds its count took alone, as a shard's scattered tasks are counted (only for a
+    /// method that keeps work from task to task; else the same as `seconds`).
+    pub alone_seconds: f64,
     /// Its solutions.
     pub solutions: u128,
 }
@@ -82,8 +89,14 @@ pub struct Estimate {
     /// The share of the plan's estimated work the sampled tasks make (drawn again counted
     /// once).
     pub sampled_share: f64,
-    /// The whole count's CPU seconds, tasks only (the set-up comes on top, once per shard).
+    /// The whole count's CPU seconds, tasks only (the set-up comes on top, once per shard),
+    /// in one run's order.
     pub core_seconds: Projected,
+    /// The same with every task counted alone, as in shards of few tasks (scattered by the
+    /// balance): more than `core_seconds` when the method keeps work from one task for its
+    /// neighbours (the quadrant method's filtered quarters on odd boards up to N = 23); shards
+    /// of many tasks cost between the two.
+    pub core_seconds_in_shards: Projected,
     /// The whole count's solutions.
     pub solutions: Projected,
     /// A000170(N) where known, to compare the projected solutions with.
@@ -219,6 +232,7 @@ fn sample(
         cumulative.push(sum);
     }
     let start = Instant::now();
+    let warms = counter.warms();
     let next = AtomicUsize::new(0);
     let out = Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -229,13 +243,19 @@ fn sample(
                     break;
                 }
                 let task = pick(&cumulative, seed, i as u64);
-                let before = thread_seconds(start);
-                let tally = counter.count(&[task])[0];
-                let seconds = thread_seconds(start) - before;
+                let timed = || {
+                    let before = thread_seconds(start);
+                    let tally = counter.count(&[task])[0];
+                    (tally, thread_seconds(start) - before)
+                };
+                let (tally, alone_seconds) = timed();
+                // Again, warm: what it costs among its neighbours.
+                let seconds = if warms { timed().1 } else { alone_seconds };
                 let sampled = Sampled {
                     task,
                     estimate: est[task as usize],
                     seconds,
+                    alone_seconds,
                     solutions: tally.total,
                 };
                 out.lock()
@@ -280,6 +300,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         sampled.iter().map(|s| f(s) / s.estimate as f64).collect()
     };
     let core_seconds = project(total as f64, &ratio(|s| s.seconds));
+    let core_seconds_in_shards = project(total as f64, &ratio(|s| s.alone_seconds));
     let solutions = project(total as f64, &ratio(|s| s.solutions as f64));
     let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
     distinct.sort_unstable();
@@ -291,7 +312,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         / total as f64;
     // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
     let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
-    let shards = (core_seconds.value / per_shard)
+    let shards = (core_seconds_in_shards.value / per_shard)
         .ceil()
         .clamp(1.0, super::shard::MAX_SHARDS as f64);
     Ok(Estimate {
@@ -305,6 +326,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         sample_seconds,
         sampled_share: share,
         core_seconds,
+        core_seconds_in_shards,
         solutions,
         known: Sequence::A000170.known(n),
         memory_estimate_bytes: job.memory_estimate(),

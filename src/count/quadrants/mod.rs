@@ -228,6 +228,12 @@ impl Counter for Quadrants {
     fn planned(&self) -> Tally {
         Tally::default()
     }
+
+    /// With the memo: a middle configuration's quarters are filtered once for a worker's run
+    /// of its tasks.
+    fn warms(&self) -> bool {
+        self.memo_used()
+    }
 }
 
 #[cfg(test)]
