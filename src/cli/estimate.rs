@@ -33,9 +33,9 @@ pub struct EstimateArgs {
     /// then draws the same tasks and projects the same solutions.
     #[arg(long, value_name = "K", value_parser = parse_tasks, conflicts_with = "seconds")]
     pub tasks: Option<usize>,
-    /// The wanted length of one shard in minutes on one thread, 1 to 10^6: the K to use.
+    /// The wanted length of one shard in minutes on one thread, 0.1 to 10^6: the K to use.
     #[arg(long, value_name = "MINUTES", default_value = "60", value_parser = parse_minutes)]
-    pub shard_minutes: u64,
+    pub shard_minutes: f64,
     /// The seed of the sample (default: from the clock; the report gives it).
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
@@ -52,8 +52,12 @@ fn parse_tasks(s: &str) -> Result<usize, String> {
     bounded(s, "a number of tasks", 1, MAX_DRAWS as u64).map(|k| k as usize)
 }
 
-fn parse_minutes(s: &str) -> Result<u64, String> {
-    bounded(s, "a number of minutes", 1, 1_000_000)
+fn parse_minutes(s: &str) -> Result<f64, String> {
+    // The same strict decimal form as seconds (digits and at most one point).
+    seconds(s, 0.1, 1e6).map(|d| d.as_secs_f64()).map_err(|e| {
+        e.replace("seconds", "minutes")
+            .replace("a duration", "a number of minutes")
+    })
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -70,7 +74,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
     let ask = Ask {
         seconds: a.seconds.as_secs_f64(),
         tasks: a.tasks,
-        shard_minutes: a.shard_minutes as f64,
+        shard_minutes: a.shard_minutes,
         seed,
     };
     let e = estimate(a.n, &a.engine.options(), ask)?;
