@@ -2,6 +2,7 @@
 # One count split over a Slurm job array: each array task counts one shard, with a checkpoint
 # so that a preempted or requeued task resumes where it stopped.
 #
+#   mkdir -p logs                                             # Slurm opens the log before this runs
 #   sbatch --array=0-999%50 scripts/slurm-array.sh 21 1000     # N=21 in 1000 shards, 50 at a time
 #   nqueens status .                                          # how far it is
 #   nqueens merge results/n21-k1000-shard-*.json              # when all are done
@@ -17,6 +18,8 @@
 #SBATCH --time=24:00:00
 #SBATCH --requeue
 #SBATCH --open-mode=append
+# The log directory must exist when the array is submitted (Slurm opens the file first; a
+# missing directory fails every task before this script runs): mkdir -p logs.
 #SBATCH --output=logs/nqueens-%A-%a.log
 set -euo pipefail
 N=${1:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
