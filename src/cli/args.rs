@@ -148,6 +148,21 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
     s.parse::<Shard>().map_err(|e| e.to_string())
 }
 
+/// A seed for a random sample: any whole number.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    bounded(s, "a seed", 0, u64::MAX)
+}
+
+/// The seed given, or one from the clock (the reports print it, so a sample can be repeated).
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! `nqueens audit FILES...`.
 
-use super::args::{bounded, parse_threads};
+use super::args::{bounded, parse_seed, parse_threads, seed_or_clock};
 use super::{named, print};
 use nqueens::longrun::audit::{audit, Recorded, Recount, Report, Sample};
 use nqueens::{Error, Kernel, Options};
@@ -71,10 +71,6 @@ fn parse_tasks(s: &str) -> Result<usize, String> {
     bounded(s, "a task count", 1, u32::MAX as u64).map(|k| k as usize)
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    bounded(s, "a seed", 0, u64::MAX)
-}
-
 pub fn run(a: AuditArgs) -> anyhow::Result<()> {
     let files = a
         .files
@@ -82,12 +78,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         .map(|f| Recorded::read(f))
         .collect::<nqueens::Result<Vec<_>>>()?;
     let sample = a.tasks.map_or(Sample::Share(a.sample), Sample::Tasks);
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
+    let seed = seed_or_clock(a.seed);
     let mut opts = Options::default();
     opts.threads = a.threads;
     let how = Recount {

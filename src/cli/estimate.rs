@@ -1,6 +1,6 @@
 //! `nqueens estimate N`: what a count will cost, from a sample of its tasks.
 
-use super::args::{bounded, parse_n, seconds};
+use super::args::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
 use super::{print, EngineArgs};
 use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected, MAX_DRAWS};
 use nqueens::memory::show;
@@ -60,17 +60,8 @@ fn parse_minutes(s: &str) -> Result<f64, String> {
     })
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    bounded(s, "a seed", 0, u64::MAX)
-}
-
 pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
+    let seed = seed_or_clock(a.seed);
     let ask = Ask {
         seconds: a.seconds.as_secs_f64(),
         tasks: a.tasks,
@@ -152,18 +143,7 @@ fn text(e: &Estimate) -> String {
         "solutions",
         with_interval(&e.solutions, |v| format!("{v:.4e}")) + &known,
     );
-    let memory = match (e.memory_estimate_bytes, e.peak_memory_bytes) {
-        (Some(m), Some(p)) => format!(
-            "estimated {} on {} threads, peak {} here",
-            show(m),
-            e.threads,
-            show(p)
-        ),
-        (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
-        (Some(m), None) => format!("estimated {} on {} threads", show(m), e.threads),
-        (None, None) => "backtracking needs almost none".to_string(),
-    };
-    line(&mut s, "memory", memory);
+    line(&mut s, "memory", memory(e));
     line(
         &mut s,
         "shards",
@@ -173,4 +153,19 @@ fn text(e: &Estimate) -> String {
         ),
     );
     s
+}
+
+/// The memory line: the quadrant method's estimate, and the peak of this run.
+fn memory(e: &Estimate) -> String {
+    match (e.memory_estimate_bytes, e.peak_memory_bytes) {
+        (Some(m), Some(p)) => format!(
+            "estimated {} on {} threads, peak {} here",
+            show(m),
+            e.threads,
+            show(p)
+        ),
+        (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
+        (Some(m), None) => format!("estimated {} on {} threads", show(m), e.threads),
+        (None, None) => "backtracking needs almost none".to_string(),
+    }
 }
