@@ -143,6 +143,19 @@ fn text(e: &Estimate) -> String {
         "solutions",
         with_interval(&e.solutions, |v| format!("{v:.4e}")) + &known,
     );
+    if let (Some(p), Some(per)) = (&e.core_seconds_by_solutions, e.seconds_per_solution) {
+        let of = if e.known.is_some() {
+            ""
+        } else {
+            " (projected)"
+        };
+        line(
+            &mut s,
+            "by a(N)",
+            with_interval(p, core_time)
+                + &format!(": a({}){of} × {:.2} core-ns a solution", e.n, per * 1e9),
+        );
+    }
     line(&mut s, "memory", memory(e));
     line(
         &mut s,

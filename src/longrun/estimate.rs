@@ -101,6 +101,13 @@ pub struct Estimate {
     pub solutions: Projected,
     /// A000170(N) where known, to compare the projected solutions with.
     pub known: Option<u128>,
+    /// CPU seconds per solution of the sampled tasks (none when they have no solutions).
+    pub seconds_per_solution: Option<f64>,
+    /// The whole count's CPU seconds as a(N) times the sample's seconds per solution (in one
+    /// run's order), a(N) known or projected: steadier than `core_seconds` where the tasks'
+    /// work estimates follow their cost loosely (past N = 23), as the cost per solution varies
+    /// less from task to task than the cost per estimated unit.
+    pub core_seconds_by_solutions: Option<Projected>,
     /// The quadrant method's memory estimate with these threads (none for backtracking, which
     /// needs almost none), and the peak of this process.
     pub memory_estimate_bytes: Option<u64>,
@@ -175,6 +182,36 @@ fn student_95(df: usize) -> f64 {
 }
 
 /// `total` times the mean of `ratios`, with the mean's 95% interval.
+/// `scale` times the ratio of the means of `num` and `den` (draws weighted alike), with its
+/// 95% interval by the ratio's linearised variance; none when `den` sums to 0.
+fn project_ratio(scale: f64, num: &[f64], den: &[f64]) -> Option<Projected> {
+    let m = num.len() as f64;
+    let (mn, md) = (num.iter().sum::<f64>() / m, den.iter().sum::<f64>() / m);
+    if md <= 0.0 {
+        return None;
+    }
+    let r = mn / md;
+    if num.len() < 2 {
+        return Some(Projected {
+            value: scale * r,
+            low: None,
+            high: None,
+        });
+    }
+    let var = num
+        .iter()
+        .zip(den)
+        .map(|(a, b)| (a - r * b).powi(2))
+        .sum::<f64>()
+        / (m - 1.0);
+    let half = student_95(num.len() - 1) * (var / m).sqrt() / md;
+    Some(Projected {
+        value: scale * r,
+        low: Some((scale * (r - half)).max(0.0)),
+        high: Some(scale * (r + half)),
+    })
+}
+
 fn project(total: f64, ratios: &[f64]) -> Projected {
     let m = ratios.len() as f64;
     let mean = ratios.iter().sum::<f64>() / m;
@@ -302,6 +339,12 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     let core_seconds = project(total as f64, &ratio(|s| s.seconds));
     let core_seconds_in_shards = project(total as f64, &ratio(|s| s.alone_seconds));
     let solutions = project(total as f64, &ratio(|s| s.solutions as f64));
+    let (times, counts) = (ratio(|s| s.seconds), ratio(|s| s.solutions as f64));
+    let found: u128 = sampled.iter().map(|s| s.solutions).sum();
+    let seconds_per_solution =
+        (found > 0).then(|| sampled.iter().map(|s| s.seconds).sum::<f64>() / found as f64);
+    let a_n = crate::count::oeis::a000170_estimate(n);
+    let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
     let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
     distinct.sort_unstable();
     distinct.dedup();
@@ -329,6 +372,8 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         core_seconds_in_shards,
         solutions,
         known: Sequence::A000170.known(n),
+        seconds_per_solution,
+        core_seconds_by_solutions,
         memory_estimate_bytes: job.memory_estimate(),
         peak_memory_bytes: memory::peak(),
         shard_minutes: ask.shard_minutes,
@@ -363,6 +408,9 @@ mod tests {
         let p = project(100.0, &[0.5, 1.5]);
         assert_eq!(p.value, 100.0);
         assert!(p.low == Some(0.0) && p.high.unwrap() > 600.0, "{p:?}");
+        let p = project_ratio(10.0, &[2.0, 4.0], &[1.0, 2.0]).unwrap();
+        assert_eq!((p.value, p.low, p.high), (20.0, Some(20.0), Some(20.0)));
+        assert!(project_ratio(10.0, &[2.0], &[0.0]).is_none());
         let p = project(10.0, &[2.0]);
         assert_eq!((p.value, p.low), (20.0, None));
         assert!(student_95(100) < student_95(10) && student_95(10) < student_95(1));
