@@ -306,6 +306,15 @@ fn sample(
     v.into_iter().map(|(_, s)| s).collect()
 }
 
+/// The share of the plan's estimated work (`total` of `est`) the distinct sampled tasks make.
+fn sampled_share(sampled: &[Sampled], est: &[u64], total: u128) -> f64 {
+    let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let work: f64 = distinct.iter().map(|&t| est[t as usize] as f64).sum();
+    work / total as f64
+}
+
 /// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
 /// as `ask` says.
 pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
@@ -345,14 +354,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         (found > 0).then(|| sampled.iter().map(|s| s.seconds).sum::<f64>() / found as f64);
     let a_n = crate::count::oeis::a000170_estimate(n);
     let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
-    let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let share = distinct
-        .iter()
-        .map(|&t| est[t as usize] as f64)
-        .sum::<f64>()
-        / total as f64;
+    let share = sampled_share(&sampled, &est, total);
     // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
     let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
     let shards = (core_seconds_in_shards.value / per_shard)
