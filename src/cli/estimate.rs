@@ -143,18 +143,8 @@ fn text(e: &Estimate) -> String {
         "solutions",
         with_interval(&e.solutions, |v| format!("{v:.4e}")) + &known,
     );
-    if let (Some(p), Some(per)) = (&e.core_seconds_by_solutions, e.seconds_per_solution) {
-        let of = if e.known.is_some() {
-            ""
-        } else {
-            " (projected)"
-        };
-        line(
-            &mut s,
-            "by a(N)",
-            with_interval(p, core_time)
-                + &format!(": a({}){of} × {:.2} core-ns a solution", e.n, per * 1e9),
-        );
+    if let Some(by) = by_solutions(e) {
+        line(&mut s, "by a(N)", by);
     }
     line(&mut s, "memory", memory(e));
     line(
@@ -181,4 +171,19 @@ fn memory(e: &Estimate) -> String {
         (Some(m), None) => format!("estimated {} on {} threads", show(m), e.threads),
         (None, None) => "backtracking needs almost none".to_string(),
     }
+}
+
+/// The cost as a(N) times the sample's cost per solution, if the sample found solutions.
+fn by_solutions(e: &Estimate) -> Option<String> {
+    let (p, per) = (
+        e.core_seconds_by_solutions.as_ref()?,
+        e.seconds_per_solution?,
+    );
+    let of = if e.known.is_some() {
+        ""
+    } else {
+        " (projected)"
+    };
+    let tail = format!(": a({}){of} × {:.2} core-ns a solution", e.n, per * 1e9);
+    Some(with_interval(p, core_time) + &tail)
 }
