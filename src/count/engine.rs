@@ -37,6 +37,62 @@ pub trait Counter: Send + Sync {
     fn warms(&self) -> bool {
         false
     }
+
+    /// `Some(s)`: the plan has too many tasks for per-task estimates ([`Counter::estimates`]
+    /// is not called on it, and its tasks count alike); shards take its tasks in stripes of
+    /// `s` consecutive ids, the stripes in turn (see [`crate::longrun::shard::Work`]).
+    fn stripe(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// What is known of a plan's tasks' work: each task's estimate, or, for a striped plan
+/// ([`Counter::stripe`]), only how many tasks there are, all counted alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Work {
+    /// Each task's expected work, by id.
+    Estimated(Vec<u64>),
+    /// `tasks` tasks, taken by shards in stripes of `stripe` consecutive ids.
+    Striped {
+        /// How many tasks the plan has.
+        tasks: usize,
+        /// Consecutive ids a shard takes together.
+        stripe: u64,
+    },
+}
+
+impl Work {
+    /// What `counter`'s plan says of its tasks' work (for a striped plan, no estimate made).
+    pub fn of(counter: &dyn Counter) -> Work {
+        match counter.stripe() {
+            Some(stripe) => Work::Striped {
+                tasks: counter.tasks(),
+                stripe: stripe.max(1),
+            },
+            None => Work::Estimated(counter.estimates()),
+        }
+    }
+
+    /// How many tasks the plan has.
+    pub fn tasks(&self) -> usize {
+        match self {
+            Work::Estimated(est) => est.len(),
+            Work::Striped { tasks, .. } => *tasks,
+        }
+    }
+
+    /// Task `id`'s expected work (1 for each task of a striped plan); `None` past the plan.
+    pub fn get(&self, id: u32) -> Option<u64> {
+        match self {
+            Work::Estimated(est) => est.get(id as usize).copied(),
+            Work::Striped { tasks, .. } => ((id as usize) < *tasks).then_some(1),
+        }
+    }
+
+    /// Task `id`'s expected work (`id` in the plan).
+    pub fn at(&self, id: u32) -> u64 {
+        self.get(id).expect("a task of the plan")
+    }
 }
 
 /// Listens to a run: each finished task as it arrives, and a tick about every 50 ms.

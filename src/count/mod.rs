@@ -21,7 +21,7 @@ pub mod tally;
 pub mod task;
 
 use self::backtrack::Backtrack;
-use self::engine::{Counter, Observer, Ran};
+use self::engine::{Counter, Observer, Ran, Work};
 use self::kernel::Kernel;
 use self::oeis::Sequence;
 use self::plan::{smallest_split_depth, Algorithm, Plan, PlanId};
@@ -441,20 +441,19 @@ impl Job {
         scope: &[u32],
         resumed: &[u32],
         resumed_tally: Tally,
-        est: Option<Vec<u64>>,
+        est: Option<Work>,
         observer: &mut dyn Observer,
     ) -> Result<Ran> {
-        let mut finished = vec![false; self.tasks];
-        for &i in resumed {
-            finished[i as usize] = true;
-        }
+        // A set of the resumed tasks, not a flag per task of the plan: a striped plan's
+        // tasks run to hundreds of millions, a shard's to thousands.
+        let finished: std::collections::HashSet<u32> = resumed.iter().copied().collect();
         let todo: Vec<u32> = scope
             .iter()
             .copied()
-            .filter(|&i| !finished[i as usize])
+            .filter(|i| !finished.contains(i))
             .collect();
         let mut tracker = self.progress.clone().map(|report| {
-            let est = est.unwrap_or_else(|| self.counter.estimates());
+            let est = est.unwrap_or_else(|| Work::of(self.counter.as_ref()));
             Tracker::new(est, scope, resumed, &resumed_tally, report)
         });
         let mut both = (observer, tracker.as_mut());

@@ -1,6 +1,6 @@
 //! Progress of a count, measured in expected work, for whoever shows it.
 
-use super::engine::Observer;
+use super::engine::{Observer, Work};
 use super::tally::Tally;
 use crate::error::Result;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// The observer that keeps a [`Progress`] and reports it.
 pub struct Tracker {
-    est: Vec<u64>,
+    est: Work,
     scope_work: f64,
     done_work: f64,
     state: Progress,
@@ -54,17 +54,17 @@ pub struct Tracker {
 const EVERY: Duration = Duration::from_millis(100);
 
 impl Tracker {
-    /// Tracks a run over the tasks `scope` whose expected work is `est` (indexed by id), of
-    /// which `resumed` (with their tallies summed in `resumed_tally`) are already done.
+    /// Tracks a run over the tasks `scope` whose expected work `est` says, of which `resumed`
+    /// (with their tallies summed in `resumed_tally`) are already done.
     pub fn new(
-        est: Vec<u64>,
+        est: Work,
         scope: &[u32],
         resumed: &[u32],
         resumed_tally: &Tally,
         report: ProgressFn,
     ) -> Tracker {
         // A fold from +0.0: an empty sum of f64 is -0.0, shown as "-0.0%".
-        let work = |ids: &[u32]| ids.iter().fold(0.0, |a, &i| a + est[i as usize] as f64);
+        let work = |ids: &[u32]| ids.iter().fold(0.0, |a, &i| a + est.at(i) as f64);
         let scope_work = work(scope).max(1.0);
         let done_work = work(resumed);
         let now = Instant::now();
@@ -103,7 +103,7 @@ impl Tracker {
 
 impl Observer for Tracker {
     fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
-        self.done_work += self.est[id as usize] as f64;
+        self.done_work += self.est.at(id) as f64;
         self.state.done += 1;
         self.state.solutions += tally.total;
         self.state.work = self.done_work / self.scope_work;
@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn nothing_done_is_positive_zero() {
         let t = Tracker::new(
-            vec![5, 7],
+            Work::Estimated(vec![5, 7]),
             &[0, 1],
             &[],
             &Tally::default(),

@@ -13,7 +13,7 @@
 //! on odd boards) has each drawn task counted twice: alone, as a shard's scattered tasks are,
 //! then again as among its neighbours in a whole count; both are projected.
 
-use crate::count::engine::Counter;
+use crate::count::engine::{Counter, Work};
 use crate::count::memory;
 use crate::count::oeis::Sequence;
 use crate::count::{Job, Options};
@@ -137,6 +137,37 @@ fn pick(cumulative: &[u128], seed: u64, i: u64) -> u32 {
     cumulative.partition_point(|&c| c <= at) as u32
 }
 
+/// How the sample's tasks are drawn: in proportion to their estimates (from their running
+/// sums), or, in a striped plan, whose tasks are estimated alike, uniformly among `tasks`.
+enum Urn {
+    Weighted(Vec<u128>),
+    Uniform(u64),
+}
+
+impl Urn {
+    fn new(work: &Work) -> Urn {
+        match work {
+            Work::Estimated(est) => Urn::Weighted(
+                est.iter()
+                    .scan(0u128, |sum, &e| {
+                        *sum += e as u128;
+                        Some(*sum)
+                    })
+                    .collect(),
+            ),
+            Work::Striped { tasks, .. } => Urn::Uniform(*tasks as u64),
+        }
+    }
+
+    /// The task of the `i`-th draw.
+    fn pick(&self, seed: u64, i: u64) -> u32 {
+        match self {
+            Urn::Weighted(cumulative) => pick(cumulative, seed, i),
+            Urn::Uniform(tasks) => (draw(seed, 2 * i) % tasks) as u32,
+        }
+    }
+}
+
 /// The CPU time this thread has used (wall time where the system does not say).
 fn thread_seconds(start: Instant) -> f64 {
     #[cfg(unix)]
@@ -257,17 +288,12 @@ impl Until {
 /// its thread; in the order drawn.
 fn sample(
     counter: &dyn Counter,
-    est: &[u64],
+    work: &Work,
     threads: usize,
     until: Until,
     seed: u64,
 ) -> Vec<Sampled> {
-    let mut cumulative = Vec::with_capacity(est.len());
-    let mut sum = 0u128;
-    for &e in est {
-        sum += e as u128;
-        cumulative.push(sum);
-    }
+    let urn = Urn::new(work);
     let start = Instant::now();
     let warms = counter.warms();
     let next = AtomicUsize::new(0);
@@ -279,7 +305,7 @@ fn sample(
                 if until.done(i, start) {
                     break;
                 }
-                let task = pick(&cumulative, seed, i as u64);
+                let task = urn.pick(seed, i as u64);
                 let timed = || {
                     let before = thread_seconds(start);
                     let tally = counter.count(&[task])[0];
@@ -290,7 +316,7 @@ fn sample(
                 let seconds = if warms { timed().1 } else { alone_seconds };
                 let sampled = Sampled {
                     task,
-                    estimate: est[task as usize],
+                    estimate: work.at(task),
                     seconds,
                     alone_seconds,
                     solutions: tally.total,
@@ -306,13 +332,13 @@ fn sample(
     v.into_iter().map(|(_, s)| s).collect()
 }
 
-/// The share of the plan's estimated work (`total` of `est`) the distinct sampled tasks make.
-fn sampled_share(sampled: &[Sampled], est: &[u64], total: u128) -> f64 {
+/// The share of the plan's estimated work (`total` of `work`) the distinct sampled tasks make.
+fn sampled_share(sampled: &[Sampled], work: &Work, total: u128) -> f64 {
     let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let work: f64 = distinct.iter().map(|&t| est[t as usize] as f64).sum();
-    work / total as f64
+    let done: f64 = distinct.iter().map(|&t| work.at(t) as f64).sum();
+    done / total as f64
 }
 
 /// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
@@ -328,19 +354,22 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     let opts = super::pinned(n, opts).unwrap_or_else(|| opts.clone());
     let job = Job::new(n, &opts, Some(super::LONG_RUN_SPLIT_DEPTH))?;
     let counter = job.counter();
-    let est = counter.estimates();
+    let work = Work::of(counter.as_ref());
     let setup_seconds = process_seconds(start) - cpu;
-    let total: u128 = est.iter().map(|&e| e as u128).sum();
+    let total: u128 = match &work {
+        Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
+        Work::Striped { tasks, .. } => *tasks as u128,
+    };
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
     }
     let until = Until {
         budget: Duration::from_secs_f64(ask.seconds.min(1e9)),
         draws: ask.tasks,
-        most: est.len().clamp(MIN_SAMPLED, MAX_DRAWS),
+        most: work.tasks().clamp(MIN_SAMPLED, MAX_DRAWS),
     };
     let began = Instant::now();
-    let sampled = sample(counter.as_ref(), &est, job.threads(), until, ask.seed);
+    let sampled = sample(counter.as_ref(), &work, job.threads(), until, ask.seed);
     let sample_seconds = began.elapsed().as_secs_f64();
     let ratio = |f: fn(&Sampled) -> f64| -> Vec<f64> {
         sampled.iter().map(|s| f(s) / s.estimate as f64).collect()
@@ -354,7 +383,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         (found > 0).then(|| sampled.iter().map(|s| s.seconds).sum::<f64>() / found as f64);
     let a_n = crate::count::oeis::a000170_estimate(n);
     let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
-    let share = sampled_share(&sampled, &est, total);
+    let share = sampled_share(&sampled, &work, total);
     // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
     let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
     let shards = (core_seconds_in_shards.value / per_shard)

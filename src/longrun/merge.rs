@@ -3,7 +3,8 @@
 
 use super::checkpoint::Done;
 use super::files;
-use super::shard::{assign, Shard, MAX_SHARDS};
+use super::shard::{Assignment, Shard, MAX_SHARDS};
+use crate::count::engine::Work;
 use crate::count::kernel::Kernel;
 use crate::count::plan::PlanId;
 use crate::count::tally::Tally;
@@ -235,13 +236,11 @@ fn check_set(parts: &[(String, ShardResult)]) -> Result<(&str, &ShardResult)> {
 /// its sums; returns the sum of the shards.
 fn check_tasks(job: &Job, parts: &[(String, ShardResult)]) -> Result<Tally> {
     let k = parts[0].1.shard.count;
-    let assignment = assign(&job.counter().estimates(), k);
+    let assignment = Assignment::new(&Work::of(job.counter().as_ref()), k);
     let planned = job.counter().planned();
     let mut tally = Tally::default();
     for (name, p) in parts {
-        let want: Vec<u32> = (0..assignment.len() as u32)
-            .filter(|&i| assignment[i as usize] == p.shard.index)
-            .collect();
+        let want = assignment.ids(p.shard.index);
         if p.tasks != want.len() {
             return Err(Error::Input(format!(
                 "{name} counted {} tasks, but shard {} of this plan has {}",

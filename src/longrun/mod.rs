@@ -17,8 +17,8 @@ pub mod status;
 
 use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
-use self::shard::{task_ids, Shard};
-use crate::count::engine::Observer;
+use self::shard::{Assignment, Shard};
+use crate::count::engine::{Observer, Work};
 use crate::count::plan::Algorithm;
 use crate::count::tally::Tally;
 use crate::count::{Job, Options, Totals};
@@ -119,9 +119,10 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let job = Job::new(n, opts, fixed.then_some(LONG_RUN_SPLIT_DEPTH))?;
     let tasks = job.tasks();
     // Expected work per task: the shard assignment and the progress both use it.
-    let est = (job.reports_progress() || long.shard.is_some()).then(|| job.counter().estimates());
+    let est =
+        (job.reports_progress() || long.shard.is_some()).then(|| Work::of(job.counter().as_ref()));
     let scope: Vec<u32> = match (long.shard, &est) {
-        (Some(s), Some(est)) => task_ids(est, s),
+        (Some(s), Some(est)) => Assignment::new(est, s.count).ids(s.index),
         _ => (0..tasks as u32).collect(),
     };
     // A symlinked checkpoint is written through; a read-only one, or one another run holds,

@@ -10,9 +10,15 @@
 //! 2. tasks are taken in decreasing expected work (ties: lower id first) and each goes to the
 //!    shard with the least expected work so far (ties: lower shard index).
 //!
+//! A striped plan (the quadrant method's from N = 26 on, whose tasks run to hundreds of
+//! millions, all estimated alike) makes no estimates: its ids are cut into stripes of a few
+//! consecutive tasks ([`Counter::stripe`](crate::internals::Counter::stripe)), and stripe `j`
+//! goes to shard `j mod K`. A shard lists its tasks without looking at the others'.
+//!
 //! Every shard's result names the plan's fingerprint, so [`super::merge`] can check that all `K`
 //! shards of one plan are present exactly once before it sums them.
 
+use crate::count::engine::Work;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 
@@ -108,11 +114,133 @@ pub fn task_ids(est: &[u64], shard: Shard) -> Vec<u32> {
         .collect()
 }
 
+/// Which shard of `count` takes each task of a plan (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Assignment {
+    /// By expected work: the shard of every task, by id ([`assign`]), of `count`.
+    ByWork {
+        /// The shard of each task.
+        shard_of: Vec<u32>,
+        /// How many shards.
+        count: u32,
+    },
+    /// Stripe `j` of `stripe` consecutive ids (of `tasks`) to shard `j mod count`.
+    Striped {
+        /// How many tasks the plan has.
+        tasks: usize,
+        /// Ids per stripe.
+        stripe: u64,
+        /// How many shards.
+        count: u32,
+    },
+}
+
+impl Assignment {
+    /// The assignment of a plan whose tasks' work `work` says to `count` shards.
+    pub fn new(work: &Work, count: u32) -> Assignment {
+        match work {
+            Work::Estimated(est) => Assignment::ByWork {
+                shard_of: assign(est, count),
+                count,
+            },
+            &Work::Striped { tasks, stripe } => Assignment::Striped {
+                tasks,
+                stripe: stripe.max(1),
+                count: count.max(1),
+            },
+        }
+    }
+
+    /// The ids of the tasks of shard `index`, in increasing order.
+    pub fn ids(&self, index: u32) -> Vec<u32> {
+        match *self {
+            Assignment::ByWork { ref shard_of, .. } => (0..shard_of.len() as u32)
+                .filter(|&i| shard_of[i as usize] == index)
+                .collect(),
+            Assignment::Striped {
+                tasks,
+                stripe,
+                count,
+            } => {
+                let tasks = tasks as u64;
+                let mut ids = Vec::new();
+                let mut at = u64::from(index) * stripe;
+                while at < tasks {
+                    ids.extend((at..(at + stripe).min(tasks)).map(|i| i as u32));
+                    at += u64::from(count) * stripe;
+                }
+                ids
+            }
+        }
+    }
+
+    /// The expected work of each shard (by the estimates in `work`).
+    pub fn loads(&self, work: &Work) -> Vec<f64> {
+        match *self {
+            Assignment::ByWork {
+                ref shard_of,
+                count,
+            } => {
+                let mut load = vec![0f64; count as usize];
+                for (i, &s) in shard_of.iter().enumerate() {
+                    load[s as usize] += work.at(i as u32) as f64;
+                }
+                load
+            }
+            Assignment::Striped {
+                tasks,
+                stripe,
+                count,
+            } => {
+                let mut load = vec![0f64; count as usize];
+                let (tasks, k) = (tasks as u64, u64::from(count));
+                for j in 0..tasks.div_ceil(stripe) {
+                    let len = stripe.min(tasks - j * stripe);
+                    load[(j % k) as usize] += len as f64;
+                }
+                load
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::internals::{Backtrack, Counter, Kernel, Plan};
     use crate::Algorithm;
+
+    /// Stripes: every task in exactly one shard, whole stripes, each shard's ids found
+    /// without the others', loads that add up to the tasks.
+    #[test]
+    fn stripes_cover_every_task_once() {
+        for (tasks, stripe, k) in [(1usize, 1u64, 1u32), (10, 3, 4), (100, 7, 3), (5, 2, 9)] {
+            let work = Work::Striped { tasks, stripe };
+            let a = Assignment::new(&work, k);
+            let mut all: Vec<u32> = (0..k).flat_map(|i| a.ids(i)).collect();
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..tasks as u32).collect::<Vec<_>>(),
+                "{tasks} {stripe} {k}"
+            );
+            for i in 0..k {
+                for id in a.ids(i) {
+                    assert_eq!(u64::from(id) / stripe % u64::from(k), u64::from(i));
+                }
+            }
+            let loads = a.loads(&work);
+            assert_eq!(loads.len(), k as usize);
+            assert_eq!(loads.iter().sum::<f64>(), tasks as f64);
+        }
+        // By work, through the same interface: what task_ids says.
+        let est = vec![5, 1, 4, 4, 2];
+        let a = Assignment::new(&Work::Estimated(est.clone()), 2);
+        for i in 0..2 {
+            assert_eq!(a.ids(i), task_ids(&est, Shard { index: i, count: 2 }));
+        }
+        assert_eq!(a.loads(&Work::Estimated(est)), vec![8.0, 8.0]);
+    }
 
     #[test]
     fn shards_parse() {

@@ -6,8 +6,9 @@
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
 use super::merge::{self, ShardResult};
-use super::shard::assign;
+use super::shard::Assignment;
 use super::RunFile;
+use crate::count::engine::Work;
 use crate::count::plan::PlanId;
 use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
@@ -149,12 +150,8 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
     }
     let (plan, k) = the_run(&found)?;
     let job = Job::from_id(&plan, &Options::default())?;
-    let est = job.counter().estimates();
-    let assignment = assign(&est, k);
-    let mut shard_work = vec![0f64; k as usize];
-    for (i, &s) in assignment.iter().enumerate() {
-        shard_work[s as usize] += est[i] as f64;
-    }
+    let work = Work::of(job.counter().as_ref());
+    let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
     let mut states = vec![ShardState::Missing; k as usize];
     let mut foreign = Vec::new();
@@ -183,8 +180,8 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
                 let done_work: f64 = c
                     .done
                     .iter()
-                    .filter_map(|d| est.get(d.id as usize))
-                    .fold(0.0, |a, &e| a + e as f64);
+                    .filter_map(|d| work.get(d.id))
+                    .fold(0.0, |a, e| a + e as f64);
                 states[i] = ShardState::Partial {
                     file: name,
                     done: c.done.len(),

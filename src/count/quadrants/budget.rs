@@ -129,9 +129,9 @@ impl Quadrants {
         let (halves, held) = (0..sampled as u64)
             .map(|i| i * tasks / sampled as u64)
             .filter_map(|t| match self.layout.task(t) {
-                QTask::Rows { middle, start, len } => {
-                    self.layout.rowsets(middle, start, len).next()
-                }
+                QTask::Rows {
+                    middle, start, len, ..
+                } => self.layout.rowsets(middle, start, len).next(),
                 QTask::Rotational => None,
             })
             .map(|r| {
@@ -159,13 +159,18 @@ impl Quadrants {
     /// combinations times the share symmetry keeps (visiting them costs too much there).
     pub(super) fn task_estimate(&self, t: QTask) -> u64 {
         match t {
-            QTask::Rows { middle, start, len } if self.table.is_some() => self
+            QTask::Rows {
+                middle, start, len, ..
+            } if self.table.is_some() => self
                 .layout
                 .rowsets(middle, start, len)
                 .map(|r| self.pairs_bound(&r))
                 .sum(),
-            QTask::Rows { middle, len, .. } => {
-                (len as f64 * 1024.0 * self.layout.kept_share(middle)).ceil() as u64
+            QTask::Rows {
+                middle, len, part, ..
+            } => {
+                let share = self.layout.kept_share(middle) / f64::from(part.of);
+                (len as f64 * 1024.0 * share).ceil() as u64
             }
             QTask::Rotational => 1,
         }

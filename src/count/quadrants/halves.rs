@@ -27,6 +27,20 @@ pub(super) struct Side<'a> {
     /// The middle configuration's index when its filtered quarters are kept
     /// ([`Quadrants::memo_used`]).
     pub memo: Option<u32>,
+    /// The column sets (in [`ColumnSets::get`]'s order) at and past this index are not built:
+    /// where a part of a row set ends ([`super::plan::Part`]); `usize::MAX` for none.
+    pub upto: usize,
+}
+
+impl Side<'_> {
+    /// The side's free columns (local, `0..h`).
+    pub fn free(&self) -> u32 {
+        if self.east {
+            self.mid.east
+        } else {
+            self.mid.west
+        }
+    }
 }
 
 /// A worker's buffers, kept from one row set to the next (no allocation, no zero-filling
@@ -43,6 +57,8 @@ pub(super) struct Scratch {
     memo: Memo,
     /// The quarter slices of the current row set (boards without a whole table).
     pub slices: SliceSet,
+    /// The east half-boards of the row set whose parts the worker counts.
+    pub stored: Option<super::rowset::Stored>,
 }
 
 /// The quarter slices a worker holds: those of the row set it counts (its four quadrants'
@@ -191,6 +207,14 @@ impl Work for Halves<'_, '_> {
 }
 
 impl Quadrants {
+    /// How many column sets `side` has: the half-boards built are those of column sets
+    /// `0..` this (fewer with [`Side::upto`]).
+    pub(super) fn column_set_count(&self, side: &Side) -> usize {
+        let [north, _] = self.quarter_rows(side.rows);
+        let free = side.free();
+        self.column_sets.get(free, north.count_ones()).len()
+    }
+
     /// The match keys of the half-boards of `side` (its middle configuration, on its rows,
     /// east of the middle or west), appended to `out[0]`, built in `build`: from the side's
     /// column set `from` on (in [`ColumnSets::get`]'s order), until `out` holds `cap` or more
@@ -266,11 +290,7 @@ impl Quadrants {
     ) -> Option<usize> {
         let h = self.layout.h;
         let [north, south] = self.quarter_rows(side.rows);
-        let free = if side.east {
-            side.mid.east
-        } else {
-            side.mid.west
-        };
+        let free = side.free();
         let frame = self.frame(&side);
         let lens = |(s1, s2)| Lens {
             s1,
@@ -278,6 +298,7 @@ impl Quadrants {
             ..frame.base
         };
         let sets = self.column_sets.get(free, north.count_ones());
+        let sets = &sets[..side.upto.min(sets.len())];
         for (i, &cols) in sets.iter().enumerate().skip(piece.start) {
             if out.iter().map(Vec::len).sum::<usize>() >= piece.end {
                 return Some(i);
@@ -368,6 +389,7 @@ mod tests {
                                 split,
                                 long_only,
                                 memo,
+                                upto: usize::MAX,
                             };
                             // Each build keeps its own scratch across the row sets, as a
                             // worker does (the memo's entries are reused).

@@ -43,7 +43,7 @@ mod rowset;
 
 use self::arch::Build;
 use self::halves::{ColumnSets, SliceSet, SCRATCH};
-use self::plan::{Layout, QTask};
+use self::plan::{Layout, Part, QTask};
 use self::quarter::{Quarter, Rows};
 pub use self::recount::Backtracked;
 use super::engine::Counter;
@@ -138,6 +138,15 @@ impl Quadrants {
         Quadrants::planned(n, true)
     }
 
+    /// [`Quadrants::with_slices`] with a striped plan of `parts` parts per combination: the
+    /// path of the largest boards, taken at small sizes to check it.
+    #[cfg(test)]
+    pub fn with_parts(n: u32, parts: u32) -> Result<Quadrants> {
+        let mut q = Quadrants::planned(n, true)?;
+        q.layout = Layout::striped(n, parts);
+        Ok(q)
+    }
+
     /// Stores the quarter table's placements (before counting).
     fn fill(&mut self) {
         if let Some(t) = self.table.as_mut().filter(|_| !self.slices) {
@@ -171,13 +180,13 @@ impl Quadrants {
         }
     }
 
-    /// The tally of the row sets of combinations `start..start + len` of middle configuration
-    /// `middle`.
-    fn count_rows(&self, middle: u16, start: u64, len: u64) -> Tally {
+    /// The tally of part `part` of the row sets of combinations `start..start + len` of
+    /// middle configuration `middle`.
+    fn count_rows(&self, middle: u16, start: u64, len: u64, part: Part) -> Tally {
         let (total, built) = SCRATCH.with_borrow_mut(|s| {
             self.layout
                 .rowsets(middle, start, len)
-                .map(|r| self.count_rowset(&r, s))
+                .map(|r| self.count_rowset(&r, part, s))
                 .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2))
         });
         Quadrants::rows_tally(total, built)
@@ -207,7 +216,12 @@ impl Counter for Quadrants {
     fn count(&self, ids: &[u32]) -> Vec<Tally> {
         ids.iter()
             .map(|&i| match self.layout.task(i.into()) {
-                QTask::Rows { middle, start, len } => self.count_rows(middle, start, len),
+                QTask::Rows {
+                    middle,
+                    start,
+                    len,
+                    part,
+                } => self.count_rows(middle, start, len, part),
                 // Its nodes are queens placed, not half-boards: left out of this method's work.
                 QTask::Rotational => Tally {
                     nodes: 0,
@@ -229,10 +243,14 @@ impl Counter for Quadrants {
         Tally::default()
     }
 
+    fn stripe(&self) -> Option<u64> {
+        self.layout.stripe()
+    }
+
     /// With the memo: a middle configuration's quarters are filtered once for a worker's run
-    /// of its tasks.
+    /// of its tasks; with parts, a row set's east side is built once for its parts.
     fn warms(&self) -> bool {
-        self.memo_used()
+        self.memo_used() || self.layout.stripe().is_some_and(|s| s > 1)
     }
 }
 
@@ -275,6 +293,42 @@ mod tests {
                     );
                 }
                 assert_eq!(Some(whole.total), Sequence::A000170.known(n), "n={n}");
+            }
+        }
+    }
+
+    /// Striped plans whose row sets are counted in parts (the path of the largest boards),
+    /// forced at small sizes: the same totals, unique counts and half-boards built as the
+    /// plain slice path, whatever order the tasks come in (a worker's stored east side is
+    /// then rebuilt), with and without the memory pieces; the stripes are a combination's
+    /// parts.
+    #[test]
+    fn parts_of_row_sets_count_every_board_up_to_13() {
+        for n in MIN_N..=13u32 {
+            let plain = Quadrants::with_slices(n).unwrap();
+            let all: Vec<u32> = (0..plain.tasks() as u32).collect();
+            let want: Tally = plain.count(&all).into_iter().sum();
+            for parts in [1u32, 2, 3, 7] {
+                let mut q = Quadrants::with_parts(n, parts).unwrap();
+                assert_eq!(q.stripe(), Some(u64::from(parts)));
+                assert_eq!(q.warms(), parts > 1);
+                let mut ids: Vec<u32> = (0..q.tasks() as u32).collect();
+                let forward: Tally = q.count(&ids).into_iter().sum();
+                ids.reverse();
+                let backward: Tally = ids.iter().map(|&i| q.count(&[i])[0]).sum();
+                q.piece = 3;
+                let pieces: Tally = q.count(&ids).into_iter().sum();
+                for (how, t) in [
+                    ("forward", forward),
+                    ("backward", backward),
+                    ("pieces", pieces),
+                ] {
+                    assert_eq!(
+                        (t.total, t.unique(), t.nodes),
+                        (want.total, want.unique(), want.nodes),
+                        "n={n} parts={parts} {how}"
+                    );
+                }
             }
         }
     }

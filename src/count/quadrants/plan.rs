@@ -56,11 +56,42 @@ const MAX_TASKS: u64 = 1 << 22;
 /// stays under [`MAX_TASKS`].
 const TASK_SECONDS: f64 = 10.0;
 
+/// What a task of a striped plan should cost, in core-seconds at the same ~3 core-ns a
+/// solution ([`Layout::new`]): a few core-minutes at most, in practice.
+const STRIPED_TASK_SECONDS: f64 = 30.0;
+
+/// Part `index` of `of` of a row set: the west half-boards of the `index`-th of `of` equal
+/// runs of the west side's column sets, matched against all the east ones. `of` is 1 (the
+/// whole row set) except in a striped plan whose single combinations cost too much.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Part {
+    pub index: u32,
+    pub of: u32,
+}
+
+impl Part {
+    /// The whole row set.
+    #[cfg(test)]
+    pub const WHOLE: Part = Part { index: 0, of: 1 };
+
+    /// This part's run of `sets` column sets.
+    pub fn range(&self, sets: usize) -> std::ops::Range<usize> {
+        let at = |i: u32| (sets as u64 * u64::from(i) / u64::from(self.of)) as usize;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
 /// One task of the quadrant method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum QTask {
-    /// The combinations of ranks `start..start + len` of middle configuration `middle`.
-    Rows { middle: u16, start: u64, len: u64 },
+    /// Part `part` of each row set of the combinations of ranks `start..start + len` of
+    /// middle configuration `middle`.
+    Rows {
+        middle: u16,
+        start: u64,
+        len: u64,
+        part: Part,
+    },
     /// The half- and quarter-turn symmetric solutions, for the unique count.
     Rotational,
 }
@@ -95,6 +126,11 @@ pub(super) struct Layout {
     groups: Vec<Group>,
     /// Combinations per task.
     per_task: u64,
+    /// Parts per combination ([`Part`]): 1 but in a striped plan.
+    parts: u32,
+    /// Too many tasks for per-task work estimates (boards past the table whose task count
+    /// would pass [`MAX_TASKS`]): shards take them in stripes ([`Layout::stripe`]).
+    striped: bool,
     /// Tasks of row sets (the rotational task comes after them).
     row_tasks: u64,
 }
@@ -124,17 +160,25 @@ fn unrank(mut rank: u64, k: u32) -> u64 {
     pick
 }
 
-/// Combinations per task for a plan of `combos` combinations of an `n` board: up to N = 21 as
-/// few tasks as [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`], from the
-/// board's (known or projected) count, at most [`MAX_TASKS`] of them.
-fn per_task(n: u32, combos: u64) -> u64 {
+/// Combinations per task and parts per combination for a plan of `combos` combinations of
+/// an `n` board, and whether it is striped: up to N = 21 as few tasks as
+/// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`], from the board's (known or
+/// projected) count, at most [`MAX_TASKS`] of them. A board past the table (`table_max_n`)
+/// whose tasks that cap would make larger is striped instead: tasks of about
+/// [`STRIPED_TASK_SECONDS`], a combination split into parts where one costs more.
+fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
     let fewest = combos.div_ceil(MAX_TASKS);
     if n <= 21 {
-        return combos.div_ceil(SMALL_BOARD_TASKS).max(1);
+        return (combos.div_ceil(SMALL_BOARD_TASKS).max(1), 1, false);
     }
     let seconds_per_combo = crate::count::oeis::a000170_estimate(n) * 3e-9 / combos as f64;
     let by_time = (TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
-    by_time.max(fewest).max(1)
+    if n <= table_max_n || fewest <= by_time {
+        return (by_time.max(fewest).max(1), 1, false);
+    }
+    let per_task = (STRIPED_TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
+    let parts = (seconds_per_combo / STRIPED_TASK_SECONDS).ceil().max(1.0) as u32;
+    (per_task, parts, true)
 }
 
 /// The next larger number with as many bits set as `x` (Gosper's hack; `x` not 0).
@@ -180,6 +224,8 @@ impl Layout {
             middles: Vec::new(),
             groups: Vec::new(),
             per_task: 1,
+            parts: 1,
+            striped: false,
             row_tasks: 0,
         };
         let all_rows = (1u32 << n) - 1;
@@ -190,12 +236,35 @@ impl Layout {
             p.add_odd_groups(all_rows);
         }
         let combos: u64 = p.groups.iter().map(|g| g.combos).sum();
-        p.per_task = per_task(n, combos);
-        for g in &mut p.groups {
-            g.first_task = p.row_tasks;
-            p.row_tasks += g.combos.div_ceil(p.per_task);
-        }
+        (p.per_task, p.parts, p.striped) = sizes(n, combos, super::TABLE_MAX_N);
+        p.number_tasks();
         p
+    }
+
+    /// The plan of an `n` board striped with `parts` parts per combination, one combination a
+    /// task: the path of the largest boards, taken at small sizes to check it.
+    #[cfg(test)]
+    pub fn striped(n: u32, parts: u32) -> Layout {
+        let mut p = Layout::new(n);
+        (p.per_task, p.parts, p.striped) = (1, parts, true);
+        p.number_tasks();
+        p
+    }
+
+    /// Numbers the tasks, group by group.
+    fn number_tasks(&mut self) {
+        self.row_tasks = 0;
+        for g in &mut self.groups {
+            g.first_task = self.row_tasks;
+            self.row_tasks += g.combos.div_ceil(self.per_task) * u64::from(self.parts);
+        }
+    }
+
+    /// In a striped plan, how many consecutive tasks go to a shard together (a combination's
+    /// parts, so that one worker builds its east side once): shards take the stripes in turn.
+    /// `None`: the tasks are assigned by their work estimates.
+    pub fn stripe(&self) -> Option<u64> {
+        self.striped.then_some(u64::from(self.parts))
     }
 
     /// An odd board's middle configurations, one per class under the 8 symmetries.
@@ -275,11 +344,16 @@ impl Layout {
         }
         let m = self.groups.partition_point(|g| g.first_task <= id) - 1;
         let g = &self.groups[m];
-        let start = (id - g.first_task) * self.per_task;
+        let parts = u64::from(self.parts);
+        let start = (id - g.first_task) / parts * self.per_task;
         QTask::Rows {
             middle: m as u16,
             start,
             len: self.per_task.min(g.combos - start),
+            part: Part {
+                index: ((id - g.first_task) % parts) as u32,
+                of: self.parts,
+            },
         }
     }
 
@@ -307,7 +381,13 @@ impl Layout {
     pub fn all_rowsets(&self) -> Vec<RowSet> {
         (0..self.row_tasks)
             .flat_map(|t| match self.task(t) {
-                QTask::Rows { middle, start, len } => self.rowsets(middle, start, len).collect(),
+                QTask::Rows {
+                    middle,
+                    start,
+                    len,
+                    part,
+                } if part.index == 0 => self.rowsets(middle, start, len).collect(),
+                QTask::Rows { .. } => Vec::new(),
                 QTask::Rotational => Vec::new(),
             })
             .collect()
@@ -389,6 +469,11 @@ impl Layout {
         }
         h.bytes(&self.per_task.to_le_bytes());
         h.bytes(&self.row_tasks.to_le_bytes());
+        // Plans without stripes hash as they did before there were any.
+        if self.striped {
+            h.bytes(b"striped");
+            h.bytes(&self.parts.to_le_bytes());
+        }
     }
 }
 

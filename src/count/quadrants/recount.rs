@@ -9,7 +9,7 @@
 //! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts. The search is split by the
 //! placements of its first rows, into independent pieces that run in parallel.
 
-use super::plan::{QTask, RowSet};
+use super::plan::{Part, QTask, RowSet};
 use super::Quadrants;
 use crate::count::engine::Counter;
 use crate::count::rotational;
@@ -18,6 +18,7 @@ use rayon::prelude::*;
 
 /// One piece of a row set's search: the columns each row may take, and per row the squares
 /// that weigh a solution (an even board's west squares on a long diagonal).
+#[derive(Clone)]
 struct Search {
     n: usize,
     allowed: [u64; 32],
@@ -106,6 +107,10 @@ impl Counter for Backtracked {
         self.0.estimates()
     }
 
+    fn stripe(&self) -> Option<u64> {
+        self.0.stripe()
+    }
+
     fn planned(&self) -> Tally {
         Tally::default()
     }
@@ -117,11 +122,16 @@ impl Quadrants {
     /// counts it). Its `nodes` are 0: the two methods' work is not comparable.
     pub fn recount(&self, id: u32) -> Tally {
         match self.layout.task(id.into()) {
-            QTask::Rows { middle, start, len } => {
+            QTask::Rows {
+                middle,
+                start,
+                len,
+                part,
+            } => {
                 let total = self
                     .layout
                     .rowsets(middle, start, len)
-                    .map(|r| self.recount_rowset(&r) * r.weight as u128)
+                    .map(|r| self.recount_rowset(&r, part) * r.weight as u128)
                     .sum();
                 Quadrants::rows_tally(total, 0)
             }
@@ -132,8 +142,34 @@ impl Quadrants {
         }
     }
 
-    /// The weighted count of row set `r` (its own weight left out), by backtracking.
-    pub(super) fn recount_rowset(&self, r: &RowSet) -> u128 {
+    /// The weighted count of part `part` of row set `r` (its own weight left out), by
+    /// backtracking: a part is searched once per north-west column set of its run (those
+    /// columns allowed to the west rows of the north half, the others to those of the south).
+    pub(super) fn recount_rowset(&self, r: &RowSet, part: Part) -> u128 {
+        let search = self.search(r);
+        if part.of == 1 {
+            return self.run_search(&search, r.open);
+        }
+        let h = self.layout.h;
+        let mid = &self.layout.middles[r.middle as usize];
+        let west = mid.rows & !r.east;
+        let [north, _] = self.quarter_rows(west);
+        let sets = self.column_sets.get(mid.west, north.count_ones());
+        sets[part.range(sets.len())]
+            .iter()
+            .map(|&cols| {
+                let mut piece = search.clone();
+                for row in (0..self.layout.n).filter(|&row| west >> row & 1 == 1) {
+                    let only = if row < h { cols } else { mid.west & !cols };
+                    piece.allowed[row as usize] &= u64::from(only);
+                }
+                self.run_search(&piece, r.open)
+            })
+            .sum()
+    }
+
+    /// Row set `r`'s search: the columns each row may take, and the squares that weigh.
+    fn search(&self, r: &RowSet) -> Search {
         let (n, h, far) = (self.layout.n, self.layout.h, self.layout.far);
         let mid = &self.layout.middles[r.middle as usize];
         let even = n.is_multiple_of(2);
@@ -167,11 +203,12 @@ impl Quadrants {
                 search.weighs[i] = weighs;
             }
         }
-        let weights = if even {
-            [r.open as u128, 2, 4]
-        } else {
-            [1, 0, 0]
-        };
+        search
+    }
+
+    /// The weighted count of `search` (an even board's open solutions weigh `open`).
+    fn run_search(&self, search: &Search, open: u32) -> u128 {
+        let weights = self.weights(open);
         search
             .pieces()
             .into_par_iter()
@@ -197,12 +234,18 @@ mod tests {
             let mut scratch = super::super::halves::Scratch::default();
             let mut sum = 0u128;
             for r in &q.layout.all_rowsets() {
-                let (counted, _) = q.count_rowset(r, &mut scratch);
-                let recounted = q.recount_rowset(r) * r.weight as u128;
+                let (counted, _) = q.count_rowset(r, Part::WHOLE, &mut scratch);
+                let recounted = q.recount_rowset(r, Part::WHOLE) * r.weight as u128;
                 assert_eq!(recounted, counted, "n={n} {r:?}");
                 sum += recounted;
             }
             assert_eq!(Some(sum), Sequence::A000170.known(n), "n={n}");
+            // Parts of row sets (striped plans), part by part.
+            let striped = Quadrants::with_parts(n.min(12), 3).unwrap();
+            for id in 0..striped.tasks() as u32 {
+                let (counted, recounted) = (striped.count(&[id])[0], striped.recount(id));
+                assert_eq!(counted.total, recounted.total, "n={n} parts, task {id}");
+            }
             for id in 0..q.tasks() as u32 {
                 let (counted, recounted) = (q.count(&[id])[0], q.recount(id));
                 assert_eq!(

@@ -4,13 +4,24 @@
 
 use super::halves::{Scratch, Side};
 use super::matcher::sieve::{count_disjoint, Sieve};
-use super::plan::RowSet;
+use super::plan::{Part, RowSet};
 use super::Quadrants;
 
+/// A row set's east half-boards, stored for matching, kept by a worker while it counts the
+/// row set's parts ([`Part`]): built once for all of them.
+#[derive(Debug)]
+pub(super) struct Stored {
+    /// The plan ([`Quadrants::uid`]), middle configuration and east rows of the row set.
+    key: (u64, u16, u32),
+    sieve: Sieve,
+    /// How many east half-boards it holds.
+    halves: u64,
+}
+
 impl Quadrants {
-    /// The weighted count of the solutions of row set `r` (its weight included), and the
-    /// half-boards built.
-    pub(super) fn count_rowset(&self, r: &RowSet, s: &mut Scratch) -> (u128, u64) {
+    /// The weighted count of the solutions of part `part` of row set `r` (its weight
+    /// included), and the half-boards built (the east ones with its first part).
+    pub(super) fn count_rowset(&self, r: &RowSet, part: Part, s: &mut Scratch) -> (u128, u64) {
         let mid = &self.layout.middles[r.middle as usize];
         let even = self.layout.n.is_multiple_of(2);
         let mut east_side = *mid;
@@ -35,9 +46,10 @@ impl Quadrants {
             split: false,
             long_only: false,
             memo: self.memo_used().then_some(u32::from(r.middle)),
+            upto: usize::MAX,
         };
         // Even board: the west side split by its queens on the long diagonals (see below).
-        let west = Side {
+        let mut west = Side {
             mid,
             rows: mid.rows & !r.east,
             east: false,
@@ -45,54 +57,132 @@ impl Quadrants {
             long_only: even && r.open == 0,
             ..east
         };
+        let run = part.range(self.column_set_count(&west));
+        west.upto = run.end;
+        if part.of > 1 && self.piece == usize::MAX {
+            (s.east, s.west) = (a, b);
+            return self.count_part(r, [east, west], run.start, part.index == 0, s);
+        }
+        s.stored = None;
         let east_left = self.halves(self.build, east, s, &mut a, 0, self.piece);
-        let west_left = self.halves(self.build, west, s, &mut b, 0, self.piece);
+        let west_left = self.halves(self.build, west, s, &mut b, run.start, self.piece);
         let (found, built) = if east_left.is_none() && west_left.is_none() {
             let found = if even {
                 self.match_even(&a[0], &b, r.open)
             } else {
                 self.match_odd(&a[0], &b[0])
             };
+            let east_built = if part.index == 0 { a[0].len() } else { 0 };
             (
                 found,
-                (a[0].len() + b.iter().map(Vec::len).sum::<usize>()) as u64,
+                (east_built + b.iter().map(Vec::len).sum::<usize>()) as u64,
             )
         } else {
-            self.count_in_pieces([east, west], s, [&mut a, &mut b], r.open)
+            let from = [0, run.start];
+            let east_counted = part.index == 0;
+            self.count_in_pieces(
+                [east, west],
+                from,
+                east_counted,
+                s,
+                [&mut a, &mut b],
+                r.open,
+            )
         };
         (s.east, s.west) = (a, b);
         (found * r.weight as u128, built)
     }
 
+    /// Part of a row set ([`Part`]), in one piece: its west half-boards (those of the column
+    /// sets from `from` to `west.upto`) matched against all the east ones, which the worker
+    /// builds and stores once for the row set's parts ([`Stored`]). The east half-boards are
+    /// counted as built with the first part (`first`) only.
+    fn count_part(
+        &self,
+        r: &RowSet,
+        [east, west]: [Side; 2],
+        from: usize,
+        first: bool,
+        s: &mut Scratch,
+    ) -> (u128, u64) {
+        let key = (self.uid, r.middle, r.east);
+        if s.stored.as_ref().is_some_and(|x| x.key != key) {
+            // Dropped before this row set's sides are built: never two stored at once.
+            s.stored = None;
+        }
+        let mut b = std::mem::take(&mut s.west);
+        b.iter_mut().for_each(Vec::clear);
+        self.halves(self.build, west, s, &mut b, from, usize::MAX);
+        let queries: usize = b.iter().map(Vec::len).sum();
+        if queries == 0 && !first {
+            s.west = b;
+            return (0, 0);
+        }
+        if s.stored.is_none() {
+            let mut a = std::mem::take(&mut s.east);
+            a.iter_mut().for_each(Vec::clear);
+            self.halves(self.build, east, s, &mut a, 0, usize::MAX);
+            let even = self.layout.n.is_multiple_of(2);
+            let sample = &b[usize::from(even)];
+            s.stored = Some(Stored {
+                key,
+                sieve: Sieve::new(self.build, &a[0], sample, self.key_bits()),
+                halves: a[0].len() as u64,
+            });
+            s.east = a;
+        }
+        let stored = s.stored.as_ref().expect("stored above");
+        let weights = self.weights(r.open);
+        let found: u128 = (0..3)
+            .filter(|&k| weights[k] != 0 && !b[k].is_empty())
+            .map(|k| weights[k] * stored.sieve.count(&b[k]) as u128)
+            .sum();
+        let built = queries as u64 + if first { stored.halves } else { 0 };
+        s.west = b;
+        (found * r.weight as u128, built)
+    }
+
+    /// The weights of an even board's west half-boards with 0, 1 and 2 queens on a long
+    /// diagonal (the first `open`, see [`Quadrants::match_even`]); an odd board's all in the
+    /// first.
+    pub(super) fn weights(&self, open: u32) -> [u128; 3] {
+        if self.layout.n.is_multiple_of(2) {
+            [open as u128, 2, 4]
+        } else {
+            [1, 0, 0]
+        }
+    }
+
     /// A row set too large for a worker's memory: its east half-boards built
     /// [`Quadrants::piece`] at a time, each piece stored and matched against the west
     /// half-boards built in pieces of that size as well (again for each east piece). The same
-    /// count and the same half-boards built (each counted once) as in one piece.
+    /// count and the same half-boards built (each counted once; the east ones only if
+    /// `east_counted`) as in one piece. The sides are built from column sets `from`.
     fn count_in_pieces(
         &self,
         [east, west]: [Side; 2],
+        from: [usize; 2],
+        east_counted: bool,
         s: &mut Scratch,
         [a, b]: [&mut [Vec<u64>; 3]; 2],
         open: u32,
     ) -> (u128, u64) {
         let even = self.layout.n.is_multiple_of(2);
-        let weights: [u128; 3] = if even {
-            [open as u128, 2, 4]
-        } else {
-            [1, 0, 0]
-        };
+        let weights = self.weights(open);
         let (mut found, mut built) = (0u128, 0u64);
         let mut first = true;
-        let mut stored_from = Some(0);
-        while let Some(from) = stored_from {
+        let mut stored_from = Some(from[0]);
+        while let Some(at) = stored_from {
             a.iter_mut().for_each(Vec::clear);
-            stored_from = self.halves(self.build, east, s, a, from, self.piece);
-            built += a[0].len() as u64;
+            stored_from = self.halves(self.build, east, s, a, at, self.piece);
+            if east_counted {
+                built += a[0].len() as u64;
+            }
             let mut sieve = None;
-            let mut query_from = Some(0);
-            while let Some(from) = query_from {
+            let mut query_from = Some(from[1]);
+            while let Some(at) = query_from {
                 b.iter_mut().for_each(Vec::clear);
-                query_from = self.halves(self.build, west, s, b, from, self.piece);
+                query_from = self.halves(self.build, west, s, b, at, self.piece);
                 if first {
                     built += b.iter().map(Vec::len).sum::<usize>() as u64;
                 }
@@ -209,7 +299,7 @@ mod tests {
                     .map(|((_, _, w), c)| c * if *w == u32::MAX { open } else { *w } as u128)
                     .sum::<u128>()
                     * weight as u128;
-                let (got, _) = q.count_rowset(t, &mut Scratch::default());
+                let (got, _) = q.count_rowset(t, Part::WHOLE, &mut Scratch::default());
                 assert_eq!(got, expected, "n={n} {t:?}");
                 sum += got;
             }
