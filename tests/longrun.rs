@@ -365,6 +365,98 @@ fn quadrant_shards_merge_to_the_whole_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A striped plan in parts (the plan of N = 28, forced on N = 12 with
+/// `NQUEENS_QUARTER_PARTS`): its shards take whole stripes, merge to the known totals, show
+/// as finished in `status`, pass the audit by backtracking, and are refused by a merge of the
+/// plain plan's shards (another fingerprint).
+#[test]
+fn striped_shards_in_parts_merge_status_and_audit() {
+    let dir = tmpdir("striped");
+    let shard = |i: u32, parts: &str| {
+        let mut c = bin();
+        c.args([
+            "count",
+            "12",
+            "-a",
+            "quadrants",
+            "-t",
+            "2",
+            "--json",
+            "--shard",
+        ])
+        .arg(format!("{i}/4"));
+        if !parts.is_empty() {
+            c.env("NQUEENS_QUARTER_PARTS", parts);
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let f = dir.join(format!("s{i}-{parts}.json"));
+        std::fs::write(&f, &out.stdout).unwrap();
+        f.to_str().unwrap().to_string()
+    };
+    let files: Vec<String> = (0..4).map(|i| shard(i, "3")).collect();
+    // The plan is rebuilt from the files under the same setting.
+    let run = |args: &[&str], files: &[String]| {
+        let out = bin()
+            .args(args)
+            .args(files)
+            .env("NQUEENS_QUARTER_PARTS", "3")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let v = run(&["merge", "--json"], &files);
+    assert_eq!(
+        (v["total"].as_u64(), v["unique"].as_u64()),
+        (Some(14_200), Some(1_787))
+    );
+    let s = run(&["status", "--json"], &files);
+    assert_eq!(
+        (s["finished"].as_u64(), s["complete"].as_bool()),
+        (Some(4), Some(true))
+    );
+    let a = run(&["audit", "--json", "--sample", "1"], &files);
+    assert_eq!(a["differences"], serde_json::json!([]), "{a}");
+    assert_eq!(a["recounted"], a["recorded"], "{a}");
+    assert_eq!(a["methods"][0], "backtracking", "{a}");
+    // Shard 0 of 4 holds whole stripes of 3 (a combination's parts): stripes 0, 4, 8, ...
+    let f: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    let ids: Vec<u64> = f["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_u64().unwrap())
+        .collect();
+    assert!(
+        !ids.is_empty() && ids.iter().all(|i| i / 3 % 4 == 0),
+        "{ids:?}"
+    );
+    // ... and the last stripe (924 = 0 mod 4), the rotational task alone.
+    assert_eq!(ids.len() % 3, 1);
+    assert_eq!(ids.last(), Some(&2772));
+    // A shard of the plain plan does not pass for one of the striped plan.
+    let mut mixed = files.clone();
+    mixed[0] = shard(0, "");
+    let out = bin()
+        .arg("merge")
+        .args(&mixed)
+        .env("NQUEENS_QUARTER_PARTS", "3")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    // Out-of-range part counts are refused, not clamped.
+    let out = bin()
+        .args(["count", "12", "-a", "quadrants"])
+        .env("NQUEENS_QUARTER_PARTS", "65")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("from 1 to 64"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A checkpointed quadrant count stopped part way (its cancel flag raised from the progress
 /// report) and run again resumes from the checkpoint and gives the exact total.
 #[test]

@@ -258,6 +258,26 @@ impl Quadrants {
     }
 }
 
+/// The most parts per combination `NQUEENS_QUARTER_PARTS` may ask for.
+const MOST_FORCED_PARTS: u32 = 64;
+
+/// `NQUEENS_QUARTER_PARTS=P` (1 to [`MOST_FORCED_PARTS`]): the striped plan of the largest
+/// boards, one combination a task in `P` parts, at any size (a plan of its own, with its own
+/// fingerprint): how the tests and scripts run shards, merge, status and audit of striped
+/// plans on boards whose counts are known.
+pub(super) fn forced_parts() -> Result<Option<u32>> {
+    let Some(v) = std::env::var_os("NQUEENS_QUARTER_PARTS") else {
+        return Ok(None);
+    };
+    let v = v.to_string_lossy();
+    match v.parse::<u32>() {
+        Ok(p) if (1..=MOST_FORCED_PARTS).contains(&p) => Ok(Some(p)),
+        _ => Err(Error::Usage(format!(
+            "NQUEENS_QUARTER_PARTS={v}: give a number of parts from 1 to {MOST_FORCED_PARTS}"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

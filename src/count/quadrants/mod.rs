@@ -114,15 +114,17 @@ impl Quadrants {
 
     /// Plans the count of an `n` board with the quarter table's index only (up to
     /// [`TABLE_MAX_N`]; none past it, or with `slices`): enough for its memory estimate and
-    /// work estimates; [`Quadrants::fill`] stores the placements.
+    /// work estimates; [`Quadrants::fill`] stores the placements. `NQUEENS_QUARTER_PARTS`
+    /// forces a striped plan in parts ([`budget::forced_parts`]).
     fn planned(n: u32, slices: bool) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
         let table = (n <= TABLE_MAX_N).then(|| Arc::new(Quarter::index(n / 2)));
+        let parts = budget::forced_parts()?;
         Ok(Quadrants {
             uid: PLANS.fetch_add(1, Ordering::Relaxed),
-            layout: Layout::new(n),
-            slices: slices || table.is_none(),
+            layout: parts.map_or_else(|| Layout::new(n), |p| Layout::striped(n, p)),
+            slices: slices || table.is_none() || parts.is_some(),
             table,
             column_sets: ColumnSets::new(n / 2),
             piece: usize::MAX,

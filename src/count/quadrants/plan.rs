@@ -243,7 +243,6 @@ impl Layout {
 
     /// The plan of an `n` board striped with `parts` parts per combination, one combination a
     /// task: the path of the largest boards, taken at small sizes to check it.
-    #[cfg(test)]
     pub fn striped(n: u32, parts: u32) -> Layout {
         let mut p = Layout::new(n);
         (p.per_task, p.parts, p.striped) = (1, parts, true);
