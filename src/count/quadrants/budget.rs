@@ -266,7 +266,8 @@ const MOST_FORCED_PARTS: u32 = 64;
 /// fingerprint): how the tests and scripts run shards, merge, status and audit of striped
 /// plans on boards whose counts are known.
 pub(super) fn forced_parts() -> Result<Option<u32>> {
-    let Some(v) = std::env::var_os("NQUEENS_QUARTER_PARTS") else {
+    // Empty is unset (scripts pass it through as `NQUEENS_QUARTER_PARTS=${PARTS:-}`).
+    let Some(v) = std::env::var_os("NQUEENS_QUARTER_PARTS").filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
     let v = v.to_string_lossy();

@@ -56,9 +56,16 @@ const MAX_TASKS: u64 = 1 << 22;
 /// stays under [`MAX_TASKS`].
 const TASK_SECONDS: f64 = 10.0;
 
-/// What a task of a striped plan should cost, in core-seconds at the same ~3 core-ns a
-/// solution ([`Layout::new`]): a few core-minutes at most, in practice.
-const STRIPED_TASK_SECONDS: f64 = 30.0;
+/// What a task of a striped plan should cost on average, in core-seconds, by
+/// [`striped_seconds_per_solution`]: a few core-minutes.
+const STRIPED_TASK_SECONDS: f64 = 120.0;
+
+/// The cost of a solution in a striped plan (N = 26 to 28), in core-seconds: 3 ns doubled
+/// every size from N = 25, a fit to what was measured here (AMD EPYC Zen 5, one thread):
+/// 6.5 ns at N = 26 (shards), 24.5 ns at N = 28 (one part of a combination).
+fn striped_seconds_per_solution(n: u32) -> f64 {
+    3e-9 * 2f64.powi(n as i32 - 25)
+}
 
 /// Part `index` of `of` of a row set: the west half-boards of the `index`-th of `of` equal
 /// runs of the west side's column sets, matched against all the east ones. `of` is 1 (the
@@ -162,10 +169,10 @@ fn unrank(mut rank: u64, k: u32) -> u64 {
 
 /// Combinations per task and parts per combination for a plan of `combos` combinations of
 /// an `n` board, and whether it is striped: up to N = 21 as few tasks as
-/// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`], from the board's (known or
-/// projected) count, at most [`MAX_TASKS`] of them. A board past the table (`table_max_n`)
-/// whose tasks that cap would make larger is striped instead: tasks of about
-/// [`STRIPED_TASK_SECONDS`], a combination split into parts where one costs more.
+/// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`] (at 3 core-ns a solution),
+/// from the board's (known or projected) count, at most [`MAX_TASKS`] of them. A board past
+/// the table (`table_max_n`) whose tasks that cap would make larger is striped instead: tasks
+/// of about [`STRIPED_TASK_SECONDS`], a combination split into parts where one costs more.
 fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
     let fewest = combos.div_ceil(MAX_TASKS);
     if n <= 21 {
@@ -176,6 +183,8 @@ fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
     if n <= table_max_n || fewest <= by_time {
         return (by_time.max(fewest).max(1), 1, false);
     }
+    let seconds_per_combo =
+        crate::count::oeis::a000170_estimate(n) * striped_seconds_per_solution(n) / combos as f64;
     let per_task = (STRIPED_TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
     let parts = (seconds_per_combo / STRIPED_TASK_SECONDS).ceil().max(1.0) as u32;
     (per_task, parts, true)
