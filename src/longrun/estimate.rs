@@ -9,6 +9,8 @@
 //! `p_i = e_i / E` and `E` is the plan's total estimate (the Hansen–Hurwitz estimator). The
 //! projection is `E` times the mean of `t_i / e_i`, its interval the mean's 95% Student
 //! interval; the solutions are projected the same way (a check against A000170 where known).
+//! A striped plan ([`Work::Striped`]) has no per-task estimates: its tasks are drawn uniformly
+//! (every `e_i` 1).
 //! A method that keeps work from one task for the next (the quadrant method's filtered quarters
 //! on odd boards) has each drawn task counted twice: alone, as a shard's scattered tasks are,
 //! then again as among its neighbours in a whole count; both are projected.
