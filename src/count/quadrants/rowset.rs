@@ -31,12 +31,7 @@ impl Quadrants {
             east_side.d1 |= 1 << (self.layout.n - 1);
             east_side.d2 |= 1 << (self.layout.n - 1);
         }
-        if self.slices {
-            let west = mid.rows & !r.east;
-            let [ne, se] = self.quarter_rows(r.east);
-            let [nw, sw] = self.quarter_rows(west);
-            s.slices.prepare(self.layout.h, [ne, se, nw, sw]);
-        }
+        self.prepare_slices(r, s);
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         let east = Side {
@@ -91,6 +86,17 @@ impl Quadrants {
         };
         (s.east, s.west) = (a, b);
         (found * r.weight as u128, built)
+    }
+
+    /// Makes sure the worker holds the quarter slices row set `r` reads (on boards counted
+    /// without a whole table).
+    fn prepare_slices(&self, r: &RowSet, s: &mut Scratch) {
+        if self.slices {
+            let west = self.layout.middles[r.middle as usize].rows & !r.east;
+            let [ne, se] = self.quarter_rows(r.east);
+            let [nw, sw] = self.quarter_rows(west);
+            s.slices.prepare(self.layout.h, [ne, se, nw, sw]);
+        }
     }
 
     /// Part of a row set ([`Part`]), in one piece: its west half-boards (those of the column
