@@ -489,6 +489,29 @@ impl Layout {
 mod tests {
     use super::*;
 
+    /// The large boards' plans: by work up to N = 25, striped from 26 (N = 28 in parts),
+    /// every task id within the engine's `u32`, and parts that cover a run of column sets
+    /// without gaps or overlaps.
+    #[test]
+    fn large_plans_are_striped_and_their_ids_fit() {
+        for n in 22..=28u32 {
+            let p = Layout::new(n);
+            assert!(p.tasks() < u32::MAX as usize, "n={n}: {} tasks", p.tasks());
+            assert_eq!(p.stripe().is_some(), n >= 26, "n={n}");
+            assert_eq!(p.parts > 1, n == 28, "n={n}: {} parts", p.parts);
+        }
+        for of in 1..=13u32 {
+            for sets in [0usize, 1, 5, 3432] {
+                let runs: Vec<_> = (0..of)
+                    .map(|index| Part { index, of }.range(sets))
+                    .collect();
+                assert_eq!(runs[0].start, 0);
+                assert_eq!(runs.last().unwrap().end, sets);
+                assert!(runs.windows(2).all(|w| w[0].end == w[1].start));
+            }
+        }
+    }
+
     #[test]
     fn gosper_steps_through_every_subset_of_a_size_in_order() {
         let mut x = 0b111u64;
