@@ -106,12 +106,7 @@ pub fn assign(est: &[u64], count: u32) -> Vec<u32> {
 
 /// The ids of the tasks in `shard`, given the tasks' expected work `est`.
 pub fn task_ids(est: &[u64], shard: Shard) -> Vec<u32> {
-    assign(est, shard.count)
-        .iter()
-        .enumerate()
-        .filter(|(_, &s)| s == shard.index)
-        .map(|(i, _)| i as u32)
-        .collect()
+    Assignment::new(&Work::Estimated(est.to_vec()), shard.count).ids(shard.index)
 }
 
 /// Which shard of `count` takes each task of a plan (see the module docs).

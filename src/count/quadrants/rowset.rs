@@ -237,8 +237,10 @@ impl Quadrants {
     /// for 2 solutions (half turn, transposes); with none, `open` says.
     fn match_even(&self, east: &[u64], west: &[Vec<u64>; 3], open: u32) -> u128 {
         let sieve = Sieve::new(self.build, east, &west[1], self.key_bits());
-        let count = |q: &[u64]| sieve.count(q) as u128;
-        open as u128 * count(&west[0]) + 2 * count(&west[1]) + 4 * count(&west[2])
+        let weights = self.weights(open);
+        (0..3)
+            .map(|k| weights[k] * sieve.count(&west[k]) as u128)
+            .sum()
     }
 }
 
