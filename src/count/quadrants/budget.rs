@@ -3,7 +3,8 @@
 //! the limit before anything large is built, and each task's expected work.
 
 use super::halves::SliceSet;
-use super::matcher::{Matcher, BLOCK};
+use super::matcher::sieve::Sieve;
+use super::matcher::{Matcher, BLOCK, SPARE_BYTES};
 use super::memo::Memo;
 use super::plan::{QTask, RowSet};
 use super::quarter::{self, Quarter};
@@ -112,11 +113,14 @@ impl Quadrants {
     }
 
     /// Bytes a worker holds per half-board of a piece, counting both sides: each side's keys
-    /// (8 bytes, up to twice that as their vectors grow), their copies bucketed by the sieve
-    /// (as much again), and the matcher's tables for the stored side's.
+    /// (8 bytes, up to twice that as their vectors grow), the sieve's copy of the stored side
+    /// and its query lists (the queries filtered at each split on the way down, about three
+    /// times the queries), and the matchers' tables for the stored side's
+    /// ([`Sieve::blocks_bound`]).
     fn bytes_per_key(&self) -> u64 {
         let bits = 2 * (2 * self.layout.h - 1);
-        (2 * 32 + Matcher::bytes_for(BLOCK, bits) / BLOCK) as u64
+        (2 * 16 + 8 + 3 * 8 + Sieve::blocks_bound(BLOCK) * Matcher::bytes_for(BLOCK, bits) / BLOCK)
+            as u64
     }
 
     /// What the count needs ([`Need`]), from a sample of row sets.
@@ -136,7 +140,9 @@ impl Quadrants {
             })
             .map(|r| {
                 let (e, w) = self.sides_bound(&mut slices, &r);
-                let halves = (e + w) as usize * 8 + Matcher::bytes_for(e.min(w) as usize, bits);
+                let stored = e.min(w) as usize;
+                let halves = (e + w) as usize * 8
+                    + Sieve::blocks_bound(stored) * Matcher::bytes_for(BLOCK, bits);
                 (halves, slices.bytes())
             })
             .fold((0, 0), |(h, s), (h2, s2)| (h.max(h2), s.max(s2)));
@@ -149,8 +155,9 @@ impl Quadrants {
         let plan = self.layout.tasks() * 12;
         Need {
             shared: (PROCESS + table + plan) as u64,
-            // Slices: twice the largest sampled (the sample may miss larger ones).
-            worker: (2 * held + self.memo_bytes()) as u64,
+            // Slices: twice the largest sampled (the sample may miss larger ones); the
+            // matchers' spare tables, at most the largest row set's.
+            worker: (2 * held + self.memo_bytes() + SPARE_BYTES.min(halves)) as u64,
             halves: 4 * halves as u64,
         }
     }

@@ -3,7 +3,7 @@
 //! weighted by their queens on the long diagonals (see [`super::Quadrants`]).
 
 use super::halves::{Scratch, Side};
-use super::matcher::sieve::{count_disjoint, Sieve};
+use super::matcher::sieve::{cost, count_disjoint, Sieve};
 use super::plan::{Part, RowSet};
 use super::Quadrants;
 
@@ -222,7 +222,8 @@ impl Quadrants {
     /// An odd board's (east, west) pairs that make solutions.
     fn match_odd(&self, east: &[u64], west: &[u64]) -> u128 {
         // Store the smaller side: building the tables costs more per pattern than a query.
-        let (stored, queries) = if east.len() > west.len() {
+        // Store the side the sieve's cost model prefers (the larger, once both are large).
+        let (stored, queries) = if cost(west.len(), east.len()) < cost(east.len(), west.len()) {
             (west, east)
         } else {
             (east, west)
@@ -235,11 +236,32 @@ impl Quadrants {
     /// `3h - 2` (main diagonal, `r = c`). East keeps no queen on either (on the main diagonal
     /// in the south-east, the anti-diagonal in the north-east); each west queen on one stands
     /// for 2 solutions (half turn, transposes); with none, `open` says.
+    ///
+    /// The east side is stored and the west's three groups matched against it, or, when the
+    /// sieve's cost model says so (large west groups), each west group stored and the east
+    /// side matched against each.
     fn match_even(&self, east: &[u64], west: &[Vec<u64>; 3], open: u32) -> u128 {
-        let sieve = Sieve::new(self.build, east, &west[1], self.key_bits());
         let weights = self.weights(open);
-        (0..3)
-            .map(|k| weights[k] * sieve.count(&west[k]) as u128)
+        let groups: Vec<usize> = (0..3)
+            .filter(|&k| weights[k] != 0 && !west[k].is_empty())
+            .collect();
+        let queries: usize = groups.iter().map(|&k| west[k].len()).sum();
+        let west_stored: f64 = groups
+            .iter()
+            .map(|&k| cost(west[k].len(), east.len()))
+            .sum();
+        if west_stored < cost(east.len(), queries) {
+            return groups
+                .iter()
+                .map(|&k| {
+                    weights[k] * count_disjoint(self.build, &west[k], east, self.key_bits()) as u128
+                })
+                .sum();
+        }
+        let sieve = Sieve::new(self.build, east, &west[1], self.key_bits());
+        groups
+            .iter()
+            .map(|&k| weights[k] * sieve.count(&west[k]) as u128)
             .sum()
     }
 }

@@ -25,6 +25,14 @@ pub trait Simd: Copy {
     /// makes with the south ones), in order. `south` holds its count rounded up to four (the
     /// padding is read, never kept).
     fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>);
+
+    /// The bits of `x` at the positions set in `mask`, packed into the low bits in order (a
+    /// parallel bit extract). Only builds that [`Build::extracts`] are asked for anything but
+    /// `mask == u64::MAX` (where it is `x`).
+    fn extract(self, x: u64, mask: u64) -> u64;
+
+    /// Sets `out` to the `queries` that have none of the bits `m`, in order.
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>);
 }
 
 /// A piece of work compiled once per build: [`Build::run`] calls [`Work::run`] inside a
@@ -46,6 +54,31 @@ impl Simd for Portable {
     fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
         join_portable(top, south, out);
     }
+
+    #[inline(always)]
+    fn extract(self, x: u64, mask: u64) -> u64 {
+        // Never asked for a real extract (it would cost a loop over the mask's bits).
+        debug_assert_eq!(mask, u64::MAX);
+        x
+    }
+
+    #[inline(always)]
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
+        keep_lacking_portable(queries, m, out);
+    }
+}
+
+/// [`Simd::keep_lacking`] one query at a time, without a branch per query.
+#[inline(always)]
+pub fn keep_lacking_portable(queries: &[u64], m: u64, out: &mut Vec<u64>) {
+    out.clear();
+    out.resize(queries.len(), 0);
+    let mut n = 0;
+    for &q in queries {
+        out[n] = q;
+        n += usize::from(q & m == 0);
+    }
+    out.truncate(n);
 }
 
 /// One build of the quadrant method's vector code, chosen once (the richest this CPU runs)
@@ -85,6 +118,16 @@ impl Build {
             Build::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Build::Avx2(_) => "avx2",
+        }
+    }
+
+    /// Whether [`Simd::extract`] is one instruction in this build (BMI2's `pext`): the sieve
+    /// then packs each leaf's live bits to save lookups; the portable build matches unpacked.
+    pub fn extracts(self) -> bool {
+        match self {
+            Build::Portable => false,
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2(_) => true,
         }
     }
 

@@ -42,6 +42,57 @@ impl Simd for Avx2 {
         // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
         unsafe { join_avx2(top, south, out) }
     }
+
+    #[inline(always)]
+    fn extract(self, x: u64, mask: u64) -> u64 {
+        // SAFETY: `self` exists, so the CPU has BMI2.
+        unsafe { _pext_u64(x, mask) }
+    }
+
+    #[inline(always)]
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
+        // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
+        unsafe { keep_lacking_avx2(queries, m, out) }
+    }
+}
+
+/// [`Simd::keep_lacking`] four queries at a time: test four, move the kept ones to the front
+/// of the register (the join's permutations) and store all four; the end moves on by the
+/// number kept. The last 0 to 3 queries one at a time.
+///
+/// # Safety
+/// The CPU must have AVX2 and popcnt.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn keep_lacking_avx2(queries: &[u64], m: u64, out: &mut Vec<u64>) {
+    out.clear();
+    // Each store writes four lanes, of which the ones past the kept are overwritten next.
+    out.reserve(queries.len() + 4);
+    let base = out.as_mut_ptr();
+    let mut len = 0;
+    let mask = _mm256_set1_epi64x(m as i64);
+    let zero = _mm256_setzero_si256();
+    let quads = queries.len() / 4;
+    for i in 0..quads {
+        // SAFETY: `4 i + 3 < len(queries)`; the store ends at `len + 4 <= 4 i + 4`, within the
+        // capacity reserved.
+        unsafe {
+            let q = _mm256_loadu_si256(queries.as_ptr().add(4 * i) as *const __m256i);
+            let hit = _mm256_cmpeq_epi64(_mm256_and_si256(q, mask), zero);
+            let kept = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize;
+            let perm = _mm256_loadu_si256(COMPRESS[kept].as_ptr() as *const __m256i);
+            let packed = _mm256_permutevar8x32_epi32(q, perm);
+            _mm256_storeu_si256(base.add(len) as *mut __m256i, packed);
+            len += kept.count_ones() as usize;
+        }
+    }
+    for &q in &queries[4 * quads..] {
+        // SAFETY: `len <= 4 quads + i < len(queries)`, within the capacity.
+        unsafe { base.add(len).write(q) };
+        len += usize::from(q & m == 0);
+    }
+    // SAFETY: the first `len` elements were written (the kept queries).
+    unsafe { out.set_len(len) };
 }
 
 /// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept 64-bit lanes

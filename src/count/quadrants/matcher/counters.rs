@@ -3,6 +3,7 @@
 //! past 8 is popcounted.
 
 use super::{CHUNK, COMBOS};
+use crate::count::quadrants::arch::Simd;
 
 /// One block's lanes: bit `i` of word `w` stands for pattern `64 w + i` of the block.
 pub(super) type Lanes = [u64; 4];
@@ -48,20 +49,21 @@ impl Counters {
     /// Adds four queries' results against two blocks; returns the carry out of `fours`
     /// (weight 8).
     #[inline(always)]
-    fn add_four<const C: usize>(
+    fn add_four<const C: usize, S: Simd>(
         &mut self,
+        (simd, live): (S, u64),
         t: &[Lanes],
         u: &[Lanes],
         valid: (Lanes, Lanes),
         qs: &[u64],
     ) -> Lanes {
-        let (a0, b0) = pair::<C>(t, u, valid, qs[0]);
-        let (a1, b1) = pair::<C>(t, u, valid, qs[1]);
+        let (a0, b0) = pair::<C, S>((simd, live), t, u, valid, qs[0]);
+        let (a1, b1) = pair::<C, S>((simd, live), t, u, valid, qs[1]);
         let (c0, s) = csa(&self.ones, &a0, &b0);
         let (c1, s) = csa(&s, &a1, &b1);
         let (t0, tw) = csa(&self.twos, &c0, &c1);
-        let (a2, b2) = pair::<C>(t, u, valid, qs[2]);
-        let (a3, b3) = pair::<C>(t, u, valid, qs[3]);
+        let (a2, b2) = pair::<C, S>((simd, live), t, u, valid, qs[2]);
+        let (a3, b3) = pair::<C, S>((simd, live), t, u, valid, qs[3]);
         let (c2, s) = csa(&s, &a2, &b2);
         let (c3, s) = csa(&s, &a3, &b3);
         let (t1, tw) = csa(&tw, &c2, &c3);
@@ -90,7 +92,14 @@ impl Counters {
 
 /// One query against two blocks (tables without their valid lanes, and those lanes).
 #[inline(always)]
-fn pair<const C: usize>(t: &[Lanes], u: &[Lanes], valid: (Lanes, Lanes), q: u64) -> (Lanes, Lanes) {
+fn pair<const C: usize, S: Simd>(
+    (simd, live): (S, u64),
+    t: &[Lanes],
+    u: &[Lanes],
+    valid: (Lanes, Lanes),
+    q: u64,
+) -> (Lanes, Lanes) {
+    let q = simd.extract(q, live);
     let (mut a, mut b) = valid;
     for c in 0..C {
         let at = c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1));
@@ -104,15 +113,21 @@ fn pair<const C: usize>(t: &[Lanes], u: &[Lanes], valid: (Lanes, Lanes), q: u64)
 /// The two results per query are added up bit-wise in carry-save counters (a Harley–Seal
 /// sum), so the lanes are popcounted once per 8 queries instead of twice per query.
 #[inline(always)]
-pub(super) fn count_blocks<const C: usize>(t: &[Lanes], u: &[Lanes], queries: &[u64]) -> u64 {
+pub(super) fn count_blocks<const C: usize, S: Simd>(
+    simd: S,
+    live: u64,
+    t: &[Lanes],
+    u: &[Lanes],
+    queries: &[u64],
+) -> u64 {
     let valid = (t[C * COMBOS], u[C * COMBOS]);
     let (t, u) = (&t[..C * COMBOS], &u[..C * COMBOS]);
     let mut k = Counters::default();
     let mut sixteens = [0u64; 4];
     let mut groups = queries.chunks_exact(8);
     for g in &mut groups {
-        let f0 = k.add_four::<C>(t, u, valid, &g[..4]);
-        let f1 = k.add_four::<C>(t, u, valid, &g[4..]);
+        let f0 = k.add_four::<C, S>((simd, live), t, u, valid, &g[..4]);
+        let f1 = k.add_four::<C, S>((simd, live), t, u, valid, &g[4..]);
         let (e, s) = csa(&k.eights, &f0, &f1);
         k.eights = s;
         add_popcounts(&mut sixteens, &e);
@@ -120,7 +135,7 @@ pub(super) fn count_blocks<const C: usize>(t: &[Lanes], u: &[Lanes], queries: &[
     let mut sums = sixteens.map(|x| 16 * x);
     k.sums(&mut sums);
     for &q in groups.remainder() {
-        let (a, b) = pair::<C>(t, u, valid, q);
+        let (a, b) = pair::<C, S>((simd, live), t, u, valid, q);
         add_popcounts(&mut sums, &a);
         add_popcounts(&mut sums, &b);
     }

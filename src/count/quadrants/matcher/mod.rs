@@ -13,8 +13,9 @@
 //! than twice per query; a last, single block is popcounted per query (carry-save sums made
 //! N = 18 slower there).
 //!
-//! [`sieve`] puts a [`Matcher`] per bucket of patterns in front of it. The loops are plain
-//! Rust, compiled once per [`Build`] (AVX2 makes each lane set one register).
+//! [`sieve`] puts a [`Matcher`] at each leaf of a recursive split of the patterns in front of
+//! it; a leaf's patterns and queries are packed to the bits that can still conflict there. The
+//! loops are plain Rust, compiled once per [`Build`] (AVX2 makes each lane set one register).
 
 mod counters;
 pub mod sieve;
@@ -46,6 +47,50 @@ pub struct Matcher {
     build: Build,
 }
 
+/// The most bytes of dropped matchers' tables a thread keeps for the next ones it builds.
+pub const SPARE_BYTES: usize = 32 << 20;
+
+thread_local! {
+    /// Tables of dropped matchers, kept (up to [`SPARE_BYTES`]) for the next ones this thread
+    /// builds: a row set's sieve builds hundreds of small matchers, and fresh memory for each
+    /// (page faults, zeroed pages) cost more than building their tables.
+    static SPARE: std::cell::RefCell<(Vec<Vec<Lanes>>, usize)> =
+        const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// `len` zeroed lane sets, from the thread's spare tables when it has some.
+fn spare_tables(len: usize) -> Vec<Lanes> {
+    let mut v = SPARE
+        .with(|s| {
+            let (spare, bytes) = &mut *s.borrow_mut();
+            let v = spare.pop()?;
+            *bytes -= v.capacity() * std::mem::size_of::<Lanes>();
+            Some(v)
+        })
+        .unwrap_or_default();
+    v.clear();
+    v.resize(len, [0; 4]);
+    v
+}
+
+impl Drop for Matcher {
+    fn drop(&mut self) {
+        let tables = std::mem::take(&mut self.tables);
+        let size = tables.capacity() * std::mem::size_of::<Lanes>();
+        if size == 0 {
+            return;
+        }
+        // A thread that is exiting has no spare tables to keep them in: they are freed.
+        let _ = SPARE.try_with(|s| {
+            let (spare, bytes) = &mut *s.borrow_mut();
+            if *bytes + size <= SPARE_BYTES {
+                *bytes += size;
+                spare.push(tables);
+            }
+        });
+    }
+}
+
 /// [`Matcher::new`]'s tables, built in one build.
 struct Fill<'a> {
     patterns: &'a [u64],
@@ -60,7 +105,7 @@ impl Work for Fill<'_> {
         let chunks = chunks_for(self.bits);
         let per_block = chunks * COMBOS + 1;
         let blocks = self.patterns.len().div_ceil(BLOCK);
-        let mut tables = vec![[0u64; 4]; blocks * per_block];
+        let mut tables = spare_tables(blocks * per_block);
         for (b, block) in self.patterns.chunks(BLOCK).enumerate() {
             build_block(
                 block,
@@ -78,16 +123,18 @@ impl Work for Fill<'_> {
 }
 
 /// [`Matcher::count`] in one build.
+#[cfg(test)]
 struct Count<'a> {
     matcher: &'a Matcher,
     queries: &'a [u64],
 }
 
+#[cfg(test)]
 impl Work for Count<'_> {
     type Out = u64;
     #[inline(always)]
-    fn run<S: Simd>(self, _: S) -> u64 {
-        self.matcher.count_in_build(self.queries)
+    fn run<S: Simd>(self, simd: S) -> u64 {
+        self.matcher.count_in_build(simd, self.queries, u64::MAX)
     }
 }
 
@@ -107,7 +154,9 @@ impl Matcher {
         patterns.div_ceil(BLOCK) * (chunks_for(bits) * COMBOS + 1) * std::mem::size_of::<Lanes>()
     }
 
-    /// The number of (pattern, query) pairs with no bit in common.
+    /// The number of (pattern, query) pairs with no bit in common (the sieve counts through
+    /// [`Matcher::count_in_build`] inside its own build).
+    #[cfg(test)]
     pub fn count(&self, queries: &[u64]) -> u64 {
         self.build.run(Count {
             matcher: self,
@@ -115,9 +164,17 @@ impl Matcher {
         })
     }
 
-    /// [`Matcher::count`]'s loops (inlined into each build).
+    /// The build the tables were made for.
+    pub fn build(&self) -> Build {
+        self.build
+    }
+
+    /// The number of (pattern, query) pairs with no bit in common, in the build `simd` (the
+    /// matcher's own: its loops are inlined into the caller's build), each query's bits at
+    /// the positions `live` packed first ([`Simd::extract`]; the patterns were stored packed
+    /// the same way). `live` is `u64::MAX` unless the build [`Build::extracts`].
     #[inline(always)]
-    fn count_in_build(&self, queries: &[u64]) -> u64 {
+    fn count_in_build<S: Simd>(&self, simd: S, queries: &[u64], live: u64) -> u64 {
         let per_block = self.chunks * COMBOS + 1;
         let block = |b: usize| &self.tables[b * per_block..(b + 1) * per_block];
         let mut total = 0u64;
@@ -126,24 +183,26 @@ impl Matcher {
             let (t, u) = (block(2 * p), block(2 * p + 1));
             total += match self.chunks {
                 // The common sizes get a loop the compiler unrolls.
-                5 => count_blocks::<5>(t, u, queries),
-                6 => count_blocks::<6>(t, u, queries),
-                7 => count_blocks::<7>(t, u, queries),
-                8 => count_blocks::<8>(t, u, queries),
+                5 => count_blocks::<5, S>(simd, live, t, u, queries),
+                6 => count_blocks::<6, S>(simd, live, t, u, queries),
+                7 => count_blocks::<7, S>(simd, live, t, u, queries),
+                8 => count_blocks::<8, S>(simd, live, t, u, queries),
                 // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
-                9 => count_blocks::<9>(t, u, queries),
-                c => count_block(t, c, queries) + count_block(u, c, queries),
+                9 => count_blocks::<9, S>(simd, live, t, u, queries),
+                c => {
+                    count_block(simd, live, t, c, queries) + count_block(simd, live, u, c, queries)
+                }
             };
         }
         if self.blocks % 2 == 1 {
             let t = block(self.blocks - 1);
             total += match self.chunks {
-                5 => count_block(t, 5, queries),
-                6 => count_block(t, 6, queries),
-                7 => count_block(t, 7, queries),
-                8 => count_block(t, 8, queries),
-                9 => count_block(t, 9, queries),
-                c => count_block(t, c, queries),
+                5 => count_block(simd, live, t, 5, queries),
+                6 => count_block(simd, live, t, 6, queries),
+                7 => count_block(simd, live, t, 7, queries),
+                8 => count_block(simd, live, t, 8, queries),
+                9 => count_block(simd, live, t, 9, queries),
+                c => count_block(simd, live, t, c, queries),
             };
         }
         total
@@ -207,11 +266,12 @@ fn build_block(block: &[u64], chunks: usize, t: &mut [Lanes]) {
 /// One block against every query, with `chunks` chunks (a constant where inlined with one,
 /// so the compiler unrolls the lookups).
 #[inline(always)]
-fn count_block(t: &[Lanes], chunks: usize, queries: &[u64]) -> u64 {
+fn count_block<S: Simd>(simd: S, live: u64, t: &[Lanes], chunks: usize, queries: &[u64]) -> u64 {
     let valid = t[chunks * COMBOS];
     // Per-lane sums, added up once per block: no horizontal sum per query.
     let mut sums = [0u64; 4];
     for &q in queries {
+        let q = simd.extract(q, live);
         let mut acc = valid;
         for c in 0..chunks {
             let combo = (q >> (c * CHUNK)) as usize & (COMBOS - 1);

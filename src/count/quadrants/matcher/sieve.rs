@@ -1,127 +1,307 @@
-//! The sieve in front of the matcher: stored patterns bucketed by a few cut bits (a query
-//! visits only the buckets it cannot conflict with on them), and the key bits that can never
-//! make a conflict squeezed out before matching.
+//! The sieve in front of the matcher: the stored patterns split, again and again, on the bit
+//! most often set on both sides, so that a query meets only the patterns it might not conflict
+//! with, and each leaf's patterns matched on the bits that can still conflict there.
+//!
+//! A split on bit `b` puts the patterns without `b` on the left, met by every query, and those
+//! with it on the right, met only by the queries without it: the pairs that share `b` are
+//! never tested. Both sides of a split lose `b` as a possible conflict, so a leaf packs the
+//! bits its patterns have, less the bits its queries were filtered on ([`Simd::extract`]),
+//! which saves chunks of lookups. A cost model (block visits, filtering, table building)
+//! decides how deep to split; the bits' frequencies are sampled at every node, so each split
+//! takes the bit that pays best where it is.
+//!
+//! [`Simd::extract`]: crate::count::quadrants::arch::Simd::extract
 
-use super::{chunks_for, Matcher, BLOCK, CHUNK};
-use crate::count::quadrants::arch::Build;
+use super::{chunks_for, Matcher, BLOCK};
+use crate::count::quadrants::arch::{keep_lacking_portable, Build, Simd, Work};
+use std::ops::Range;
 
-/// The most bits cut out for bucketing in [`count_disjoint`].
-pub const MAX_CUTS: u32 = 6;
-
-/// Stored patterns below which no cut is considered.
+/// Stored patterns below which the sieve does not split (one matcher, no sampling).
 pub const CUT_MIN: usize = 16 * BLOCK;
 
-/// Bit positions that can never make a conflict, dropped from patterns and queries before they
-/// are matched when that saves a chunk: the bits no stored pattern has (an even board's east
-/// side has no queen on a long diagonal, an odd board's sides none on the middle queens'
-/// diagonals: 2 to 4 of the key's bits, one chunk of lookups less per query and block at
-/// N = 19, 20 and 21), and the [`Sieve`]'s cut bits.
-#[derive(Debug, Clone, Default)]
-struct Squeeze {
-    /// The dropped positions, highest first.
-    dead: Vec<u32>,
+/// The deepest split (each level adds one query buffer to a count).
+const MAX_DEPTH: usize = 24;
+
+/// The fewest patterns on either side of a split: so a sieve's leaves hold at least this
+/// many (but for a sieve of one leaf), and its blocks are at most 3 per `BLOCK` patterns
+/// ([`Sieve::blocks_bound`]).
+const MIN_LEAF: usize = BLOCK / 2;
+
+/// The most queries kept as the sample that steers the splits.
+const SAMPLE: usize = 2048;
+
+/// Patterns per side whose bits a node counts to choose its split.
+const FREQ_SAMPLE: usize = 128;
+
+/// Sampled queries below which a node is not split (its frequencies would be noise).
+const MIN_SAMPLE: usize = 16;
+
+/// The cost model, in operations (one is about 0.06 ns on the Zen 5 it was measured on): a
+/// query visiting a block (a base and a lookup per chunk, 2 ns with 6 chunks), a query
+/// filtered at a split (1 ns), a query entering a leaf, a block's tables built (2.2 µs, with
+/// its patterns packed), a pattern partitioned at a split while the sieve is shaped (3 ns).
+const VISIT: f64 = 6.0;
+const VISIT_CHUNK: f64 = 4.5;
+const FILTER: f64 = 16.0;
+const LEAF: f64 = 5.0;
+const BUILD: f64 = 36_000.0;
+const SHAPE: f64 = 50.0;
+
+/// What a leaf's visit costs with 6 chunks (its usual size), and how a split sieve's cost
+/// per query grows with its blocks `b`: about `SPLIT_COST * b^SPLIT_GROWTH` (each level of
+/// splits leaves 3/4 of the block visits and filters 3/2 of the queries, with leaves of up to
+/// 2 blocks: `log2 1.5` is 0.585; on half-boards of N = 22 the model said 41.6 visits and 41.7
+/// filtered per query where the sieve made 44.8 and 44.3).
+const VISIT_6: f64 = VISIT + 6.0 * VISIT_CHUNK;
+const SPLIT_COST: f64 = 1.33 * VISIT_6 + 2.0 * 0.67 * FILTER;
+const SPLIT_GROWTH: f64 = 0.585;
+
+/// A node of the sieve, in preorder: a split's left child follows it.
+#[derive(Debug, Clone)]
+enum Node {
+    /// No stored pattern.
+    Empty,
+    /// Patterns packed to the bits `live` ([`Simd::extract`]), matched by one [`Matcher`].
+    Leaf { live: u64, matcher: Matcher },
+    /// Split on `bit`: the next node holds the patterns without it, `right` those with it.
+    Split { bit: u32, right: usize },
 }
 
-impl Squeeze {
-    /// The squeeze of `stored` patterns of `bits` bits whose union is `live`, and the bits
-    /// left: as many dead bits dropped as lowers the cost per query (each chunk less saves
-    /// about 4.5 instructions per block, each bit dropped costs about 4 once per query).
-    fn new(live: u64, bits: u32, stored: usize) -> (Squeeze, u32) {
-        let dead: Vec<u32> = (0..bits).rev().filter(|&b| live >> b & 1 == 0).collect();
-        let chunks = chunks_for;
-        let blocks = stored.div_ceil(BLOCK) as f64;
-        let cost = |drop: usize| {
-            let per_block = 4.5 * chunks(bits - drop as u32) as f64;
-            blocks * per_block
-                + if drop == 0 {
-                    0.0
-                } else {
-                    3.0 + 4.0 * drop as f64
-                }
-        };
-        // Candidates: the fewest drops that reach each smaller number of chunks.
-        let best = (1..chunks(bits))
-            .map(|c| bits as usize - c * CHUNK)
-            .filter(|&d| d <= dead.len())
-            .chain([0])
-            .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
-            .unwrap_or(0);
-        let dead = dead[..best].to_vec();
-        (Squeeze { dead }, bits - best as u32)
-    }
-
-    /// `x` without the dropped bits, the higher bits moved down over them.
-    #[inline]
-    fn apply(&self, mut x: u64) -> u64 {
-        for &b in &self.dead {
-            let low = (1u64 << b) - 1;
-            x = (x & low) | (x >> 1 & !low);
-        }
-        x
-    }
-}
-
-/// Stored patterns split into buckets by up to [`MAX_CUTS`] cut bits (the bits most often
-/// set on both sides), each bucket a [`Matcher`]: a query visits only the buckets with none
-/// of its cut bits, the others could only conflict. Few patterns: one bucket, no cut.
+/// Stored patterns split on their bits into leaves, each a [`Matcher`] (see the module).
 #[derive(Debug, Clone)]
 pub struct Sieve {
-    positions: Vec<u32>,
-    squeeze: Squeeze,
-    buckets: Vec<Option<Matcher>>,
+    nodes: Vec<Node>,
+    /// The build its loops run in.
+    build: Build,
+}
+
+/// The shape of a sieve before its matchers are built: a leaf is a range of the partitioned
+/// patterns.
+enum Shape {
+    Empty,
+    Leaf { range: Range<usize>, live: u64 },
+    Split { bit: u32, right: usize },
+}
+
+/// What shaping a sieve needs to know.
+struct Shaper {
+    /// Whether leaves pack their live bits ([`Build::extracts`]).
+    extracts: bool,
+    /// The patterns' bits.
+    bits: u32,
+    /// Queries each sampled query stands for.
+    weight: f64,
+    shapes: Vec<Shape>,
+}
+
+impl Shaper {
+    /// Shapes the patterns `s` (starting at `at` of all of them, partitioned in place), met
+    /// by the queries `sample` stands for, which all lack the bits `right`; returns the
+    /// expected cost of its subtree. (An empty sample still makes a leaf: the queries to come
+    /// are not the sample.)
+    fn shape(&mut self, s: &mut [u64], at: usize, sample: &[u64], right: u64, depth: usize) -> f64 {
+        let me = self.shapes.len();
+        if s.is_empty() {
+            self.shapes.push(Shape::Empty);
+            return 0.0;
+        }
+        let or = s.iter().fold(0, |a, &p| a | p);
+        let live = if self.extracts { or & !right } else { u64::MAX };
+        let queries = sample.len() as f64 * self.weight;
+        let leaf = queries * (LEAF + self.visit(s.len(), live)) + self.build(s.len());
+        self.shapes.push(Shape::Leaf {
+            range: at..at + s.len(),
+            live,
+        });
+        if depth >= MAX_DEPTH
+            || s.len() <= 2 * BLOCK
+            || (depth == 0 && s.len() < CUT_MIN)
+            || sample.len() < MIN_SAMPLE
+        {
+            return leaf;
+        }
+        let Some(bit) = best_bit(s, sample, or & !right) else {
+            return leaf;
+        };
+        let m = 1u64 << bit;
+        let split = partition(s, m);
+        if split.min(s.len() - split) < MIN_LEAF {
+            return leaf;
+        }
+        let mut lacking = Vec::new();
+        keep_lacking_portable(sample, m, &mut lacking);
+        let (s0, s1) = s.split_at_mut(split);
+        self.shapes[me] = Shape::Split { bit, right: 0 };
+        let left = self.shape(s0, at, sample, right, depth + 1);
+        let r = self.shapes.len();
+        let cost =
+            queries * FILTER + left + self.shape(s1, at + split, &lacking, right | m, depth + 1);
+        if cost < leaf {
+            self.shapes[me] = Shape::Split { bit, right: r };
+            cost
+        } else {
+            self.shapes.truncate(me);
+            self.shapes.push(Shape::Leaf {
+                range: at..at + s.len(),
+                live,
+            });
+            leaf
+        }
+    }
+
+    /// A query's visits to a leaf of `len` patterns packed to `live`.
+    fn visit(&self, len: usize, live: u64) -> f64 {
+        let bits = if self.extracts {
+            live.count_ones()
+        } else {
+            self.bits
+        };
+        len.div_ceil(BLOCK) as f64 * (VISIT + VISIT_CHUNK * chunks_for(bits) as f64)
+    }
+
+    /// Building the tables of a leaf of `len` patterns.
+    fn build(&self, len: usize) -> f64 {
+        len.div_ceil(BLOCK) as f64 * BUILD
+    }
+}
+
+/// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
+/// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
+/// from `front` to `i` all have the bits.)
+fn partition(s: &mut [u64], m: u64) -> usize {
+    let mut front = 0;
+    for i in 0..s.len() {
+        let lacks = s[i] & m == 0;
+        s.swap(front, i);
+        front += usize::from(lacks);
+    }
+    front
+}
+
+/// The bit of `candidates` that rules out the largest share of the (pattern, query) pairs,
+/// `p_s * p_q` from samples of both sides; none if no candidate rules any out.
+fn best_bit(s: &[u64], sample: &[u64], candidates: u64) -> Option<u32> {
+    // Counted a bit position at a time over a contiguous copy of the sample: a loop the
+    // compiler vectorises (counting each pattern's set bits in turn stalls on the counters).
+    let freq = |v: &[u64]| {
+        let step = (v.len() / FREQ_SAMPLE).max(1);
+        let picked: Vec<u64> = v.iter().step_by(step).copied().collect();
+        let mut f = [0u32; 64];
+        for (b, c) in f.iter_mut().enumerate() {
+            if candidates >> b & 1 == 1 {
+                *c = picked.iter().map(|&p| (p >> b & 1) as u32).sum();
+            }
+        }
+        (f, picked.len() as u32)
+    };
+    let ((fs, ns), (fq, nq)) = (freq(s), freq(sample));
+    (0..64u32)
+        .filter(|&b| candidates >> b & 1 == 1)
+        .map(|b| {
+            (
+                b,
+                fs[b as usize] as f64 / ns as f64 * fq[b as usize] as f64 / nq as f64,
+            )
+        })
+        .filter(|&(_, p)| p > 0.0)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(b, _)| b)
+}
+
+/// Patterns packed to the bits `live`, in one build.
+struct Pack<'a> {
+    patterns: &'a [u64],
+    live: u64,
+}
+
+impl Work for Pack<'_> {
+    type Out = Vec<u64>;
+    #[inline(always)]
+    fn run<S: Simd>(self, simd: S) -> Vec<u64> {
+        self.patterns
+            .iter()
+            .map(|&p| simd.extract(p, self.live))
+            .collect()
+    }
 }
 
 impl Sieve {
-    /// Stores `stored` (patterns of `bits` bits) for matching in `build`, cutting on the bits
+    /// Stores `stored` (patterns of `bits` bits) for matching in `build`, split on the bits
     /// set most often in both it and `queries` (the queries to come, or a sample of them).
     pub fn new(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
-        let positions = if stored.len() < CUT_MIN || queries.is_empty() {
-            Vec::new()
-        } else {
-            cut_bits(stored, queries, bits)
+        let mut s = stored.to_vec();
+        let step = (queries.len() / SAMPLE).max(1);
+        let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
+        let mut shaper = Shaper {
+            extracts: build.extracts(),
+            bits,
+            weight: queries.len() as f64 / sample.len().max(1) as f64,
+            shapes: Vec::new(),
         };
-        // A cut bit never conflicts inside a bucket either: the bucket's patterns all lack it,
-        // or the queries it meets all do. It can be dropped like the bits no pattern has.
-        let cuts = positions.iter().fold(0u64, |a, &b| a | 1 << b);
-        let live = stored.iter().fold(0, |a, &p| a | p) & !cuts;
-        let (squeeze, left) = Squeeze::new(live, bits, stored.len());
-        let mut by = vec![Vec::new(); 1 << positions.len()];
-        for &p in stored {
-            by[bucket(&positions, p)].push(squeeze.apply(p));
-        }
-        let buckets = by
-            .iter()
-            .map(|v| (!v.is_empty()).then(|| Matcher::new(build, v, left)))
+        // With no sample (no queries yet) the patterns are one leaf.
+        let sample = if sample.is_empty() { vec![0] } else { sample };
+        shaper.shape(&mut s, 0, &sample, 0, 0);
+        let nodes = shaper
+            .shapes
+            .into_iter()
+            .map(|shape| match shape {
+                Shape::Empty => Node::Empty,
+                Shape::Split { bit, right } => Node::Split { bit, right },
+                Shape::Leaf { range, live } => {
+                    let patterns = &s[range];
+                    let matcher = if live == u64::MAX {
+                        Matcher::new(build, patterns, bits)
+                    } else {
+                        let packed = build.run(Pack { patterns, live });
+                        Matcher::new(build, &packed, live.count_ones())
+                    };
+                    Node::Leaf { live, matcher }
+                }
+            })
             .collect();
-        Sieve {
-            positions,
-            squeeze,
-            buckets,
-        }
+        Sieve { nodes, build }
+    }
+
+    /// An upper bound, for memory estimates, of the blocks of tables a sieve of `stored`
+    /// patterns builds: a leaf of `k` patterns holds `ceil(k / BLOCK)` blocks, at most
+    /// `k / BLOCK + 1`, and there are at most `stored / MIN_LEAF` leaves (or one).
+    pub fn blocks_bound(stored: usize) -> usize {
+        3 * stored.div_ceil(BLOCK)
     }
 
     /// The number of (stored, query) pairs with no bit in common.
     pub fn count(&self, queries: &[u64]) -> u64 {
-        if self.positions.is_empty() {
-            let Some(m) = self.buckets[0].as_ref() else {
-                return 0;
-            };
-            if self.squeeze.dead.is_empty() {
-                return m.count(queries);
-            }
-            let squeezed: Vec<u64> = queries.iter().map(|&q| self.squeeze.apply(q)).collect();
-            return m.count(&squeezed);
-        }
-        let mut by = vec![Vec::new(); self.buckets.len()];
-        for &q in queries {
-            by[bucket(&self.positions, q)].push(self.squeeze.apply(q));
-        }
+        self.build.run(CountAll {
+            sieve: self,
+            queries,
+        })
+    }
+
+    /// [`Sieve::count`]'s walk, in one build: a loop with a stack, not a recursion, so that
+    /// it is inlined into the build's function with the matcher's loops. Each split filters
+    /// its queries for its right branch into the next buffer (`lists` 0 is `queries`, `k` is
+    /// `buffers[k - 1]`); the right branch is walked first, so the left one finds its parent's
+    /// list intact.
+    #[inline(always)]
+    fn walk<S: Simd>(&self, simd: S, queries: &[u64], buffers: &mut [Vec<u64>]) -> u64 {
         let mut total = 0;
-        for (u, m) in self.buckets.iter().enumerate() {
-            let Some(m) = m else { continue };
-            for (v, qs) in by.iter().enumerate() {
-                if u & v == 0 && !qs.is_empty() {
-                    total += m.count(qs);
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((at, list)) = stack.pop() {
+            let (below, above) = buffers.split_at_mut(list);
+            let qs = if list == 0 { queries } else { &below[list - 1] };
+            if qs.is_empty() {
+                continue;
+            }
+            match &self.nodes[at] {
+                Node::Empty => {}
+                Node::Leaf { live, matcher } => {
+                    debug_assert_eq!(matcher.build(), self.build);
+                    total += matcher.count_in_build(simd, qs, *live);
+                }
+                Node::Split { bit, right } => {
+                    simd.keep_lacking(qs, 1 << bit, &mut above[0]);
+                    stack.push((at + 1, list));
+                    stack.push((*right, list + 1));
                 }
             }
         }
@@ -129,12 +309,35 @@ impl Sieve {
     }
 }
 
-/// The bucket of pattern `p`: its bits at `positions`, packed.
-fn bucket(positions: &[u32], p: u64) -> usize {
-    positions
-        .iter()
-        .enumerate()
-        .fold(0usize, |a, (i, &b)| a | ((p >> b & 1) as usize) << i)
+/// [`Sieve::count`] in one build.
+struct CountAll<'a> {
+    sieve: &'a Sieve,
+    queries: &'a [u64],
+}
+
+impl Work for CountAll<'_> {
+    type Out = u64;
+    #[inline(always)]
+    fn run<S: Simd>(self, simd: S) -> u64 {
+        let mut buffers = vec![Vec::new(); MAX_DEPTH + 1];
+        self.sieve.walk(simd, self.queries, &mut buffers)
+    }
+}
+
+/// The expected cost, in the cost model's operations, of matching `queries` queries against
+/// a sieve of `stored` patterns, its building included: which side to store is chosen by it
+/// (a split sieve's cost grows more slowly than its patterns, so the larger side is often the
+/// one to store).
+pub fn cost(stored: usize, queries: usize) -> f64 {
+    let blocks = stored.div_ceil(BLOCK) as f64;
+    if stored < CUT_MIN {
+        queries as f64 * blocks * VISIT_6 + blocks * BUILD
+    } else {
+        let levels = (blocks / 2.0).log2();
+        queries as f64 * SPLIT_COST * blocks.powf(SPLIT_GROWTH)
+            + 2.0 * blocks * BUILD
+            + stored as f64 * levels * SHAPE
+    }
 }
 
 /// The number of (stored, query) pairs with no bit in common, through a [`Sieve`] in `build`.
@@ -142,54 +345,12 @@ pub fn count_disjoint(build: Build, stored: &[u64], queries: &[u64], bits: u32) 
     Sieve::new(build, stored, queries, bits).count(queries)
 }
 
-/// The cut bits for `stored` against `queries`: bits taken in decreasing order of the share
-/// of pairs they rule out (`p_s * p_q`, the two sides' frequencies), as many as lower the
-/// expected block visits per query: `(|stored| / BLOCK) * prod(1 - p_s p_q)` for the blocks
-/// left, plus for every extra bucket half a block (its last block is part-empty) and its
-/// tables' building, shared by the queries.
-fn cut_bits(stored: &[u64], queries: &[u64], bits: u32) -> Vec<u32> {
-    // Frequencies from at most 256 patterns of each side: counting them all costs about as
-    // much as the matching itself at N = 18.
-    let freq = |v: &[u64]| {
-        let mut f = [0u64; 64];
-        let step = (v.len() / 256).max(1);
-        let mut seen = 0;
-        for &p in v.iter().step_by(step) {
-            seen += 1;
-            let mut x = p;
-            while x != 0 {
-                f[x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
-            }
-        }
-        f.map(|c| c as f64 / seen as f64)
-    };
-    let (fs, fq) = (freq(stored), freq(queries));
-    let (ns, nq) = (stored.len() as f64, queries.len() as f64);
-    let share = |b: u32| fs[b as usize] * fq[b as usize];
-    let mut order: Vec<u32> = (0..bits).collect();
-    order.sort_by(|&a, &b| share(b).total_cmp(&share(a)));
-    let blocks = ns / BLOCK as f64;
-    // Building a block's tables costs about as much as this many queries visiting it.
-    const BUILD: f64 = 100.0;
-    let cost = |c: usize| {
-        let left: f64 = order[..c].iter().map(|&b| 1.0 - share(b)).product();
-        let extra = ((1usize << c) - 1) as f64;
-        blocks * left + extra * (0.5 + BUILD / nq)
-    };
-    let best = (0..=MAX_CUTS as usize)
-        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
-        .unwrap_or(0);
-    order.truncate(best);
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testing::{plain, Sparse};
     use super::*;
 
-    /// Sieved counts (cuts, squeezed bits) in every build against a plain count.
+    /// Sieved counts (splits, packed leaves) in every build against a plain count.
     #[test]
     fn sieved_counts_match_the_plain_count() {
         for build in Build::all() {
@@ -204,29 +365,83 @@ mod tests {
                     build.name()
                 );
             }
-            // Bits no stored pattern has (squeezed out when that saves a chunk), set in queries.
+            // Bits no stored pattern has (packed out of the leaves), set in queries; a sieve
+            // shaped on one sample and asked about other queries.
             for (len, dead) in [
                 (40usize, 0x0003_0000_0F00u64),
                 (3000, 0x0000_0404_0000),
-                (600, 0x3F),
+                (20_000, 0x3F),
             ] {
                 let p: Vec<u64> = (0..len).map(|_| next.bits(38) & !dead).collect();
-                let q: Vec<u64> = (0..300)
+                let q: Vec<u64> = (0..3000)
                     .map(|_| next.bits(38) | (next.bits(38) & dead))
                     .collect();
-                let (squeeze, left) = Squeeze::new(p.iter().fold(0, |a, &x| a | x), 38, len);
-                assert!(left <= 38 && squeeze.dead.len() as u32 == 38 - left);
                 assert_eq!(
                     count_disjoint(build, &p, &q, 38),
                     plain(&p, &q),
                     "{}: dead {dead:x}",
                     build.name()
                 );
+                // (A sample this small leaves some branches without sampled queries.)
+                let sieve = Sieve::new(build, &p, &q[..100], 38);
+                assert_eq!(sieve.count(&q[100..]), plain(&p, &q[100..]));
+                assert_eq!(sieve.count(&[]), 0);
             }
         }
-        let (s, left) = Squeeze::new(!0b1010 & ((1 << 38) - 1), 38, 100 * BLOCK);
-        assert_eq!((s.dead.as_slice(), left), (&[3u32, 1][..], 36));
-        assert_eq!(s.apply(0b1111_0101), 0b11_1111);
-        assert_eq!(s.apply(0b1010), 0);
+    }
+
+    /// A branch the sample never reaches still counts the queries that do reach it: here
+    /// every sampled query has bit 0 and half the patterns do, so the split on it leaves its
+    /// right branch no sample (a first version made that branch empty and lost its pairs).
+    #[test]
+    fn branches_without_sampled_queries_still_count() {
+        for build in Build::all() {
+            let mut next = Sparse::new();
+            let p: Vec<u64> = (0..20_000u64).map(|i| next.bits(36) & !1 | i & 1).collect();
+            let sample: Vec<u64> = (0..2000).map(|_| next.bits(36) | 1).collect();
+            let q: Vec<u64> = (0..500).map(|_| next.bits(36) & !1).collect();
+            let sieve = Sieve::new(build, &p, &sample, 36);
+            assert!(sieve.nodes.len() > 1, "{}: not split", build.name());
+            assert_eq!(sieve.count(&q), plain(&p, &q), "{}", build.name());
+            assert_eq!(sieve.count(&sample), plain(&p, &sample), "{}", build.name());
+        }
+    }
+
+    /// The sieve splits large stored sides (and not small ones), and its leaves pack bits.
+    #[test]
+    fn large_sides_are_split_and_leaves_packed() {
+        let mut next = Sparse::new();
+        let p: Vec<u64> = (0..40_000).map(|_| next.bits(40)).collect();
+        let q: Vec<u64> = (0..40_000).map(|_| next.bits(40)).collect();
+        for build in Build::all() {
+            let sieve = Sieve::new(build, &p, &q, 40);
+            let splits = sieve
+                .nodes
+                .iter()
+                .filter(|n| matches!(n, Node::Split { .. }))
+                .count();
+            assert!(splits >= 8, "{}: {splits} splits", build.name());
+            let packed = sieve
+                .nodes
+                .iter()
+                .any(|n| matches!(n, Node::Leaf { live, .. } if *live != u64::MAX));
+            assert_eq!(packed, build.extracts(), "{}", build.name());
+            let small = Sieve::new(build, &p[..CUT_MIN - 1], &q, 40);
+            assert_eq!(small.nodes.len(), 1, "{}", build.name());
+            let blocks: usize = sieve
+                .nodes
+                .iter()
+                .map(|n| match n {
+                    Node::Leaf { matcher, .. } => matcher.blocks,
+                    _ => 0,
+                })
+                .sum();
+            assert!(blocks <= Sieve::blocks_bound(p.len()), "{}", build.name());
+            for n in &sieve.nodes {
+                if let Node::Leaf { matcher, .. } = n {
+                    assert!(matcher.blocks >= 1);
+                }
+            }
+        }
     }
 }
