@@ -140,8 +140,13 @@ impl Quadrants {
             })
             .map(|r| {
                 let (e, w) = self.sides_bound(&mut slices, &r);
-                let stored = e.min(w) as usize;
-                let halves = (e + w) as usize * 8
+                // Either side may be stored (the sieve's cost model chooses): the keys, the
+                // sieve's copy of the stored ones, its query lists (about three times the
+                // queries) and its tables.
+                let (stored, queries) = (e.max(w) as usize, e.min(w) as usize);
+                let halves = (stored + queries) * 8
+                    + stored * 8
+                    + queries * 24
                     + Sieve::blocks_bound(stored) * Matcher::bytes_for(BLOCK, bits);
                 (halves, slices.bytes())
             })
