@@ -22,15 +22,8 @@ read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes mirror:wi
 prepare
 bins=("cur=$bin")
 if [[ -n ${BASELINE_REV:-} ]]; then
-  base_dir=target/baseline
-  want=$(git rev-parse "$BASELINE_REV^{commit}")
-  if [[ $(git -C "$base_dir" rev-parse HEAD 2>/dev/null) != "$want" ]]; then
-    rm -rf "$base_dir"
-    git worktree prune
-    git worktree add --detach "$base_dir" "$want" >/dev/null
-  fi
-  (cd "$base_dir" && cargo build --release --quiet)
-  bins+=("base=$base_dir/target/release/nqueens")
+  build_revision "$BASELINE_REV"
+  bins+=("base=$base_bin")
   labels=()
   for c in "${combos[@]}"; do labels+=("$c" "base/$c"); done
   combos=("${labels[@]}")

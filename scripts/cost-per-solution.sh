@@ -30,15 +30,8 @@ known=$(awk -v n="$n" '$1 == n { print $2 }' data/oeis/b000170.txt)
 prepare
 builds=("cur=$bin")
 if [[ -n ${BASELINE_REV:-} ]]; then
-  base_dir=target/baseline
-  want=$(git rev-parse "$BASELINE_REV^{commit}")
-  if [[ $(git -C "$base_dir" rev-parse HEAD 2>/dev/null) != "$want" ]]; then
-    rm -rf "$base_dir"
-    git worktree prune
-    git worktree add --detach "$base_dir" "$want" >/dev/null
-  fi
-  (cd "$base_dir" && cargo build --release --quiet)
-  builds+=("base=$base_dir/target/release/nqueens")
+  build_revision "$BASELINE_REV"
+  builds+=("base=$base_bin")
 elif [[ -n ${BASELINE_BIN:-} ]]; then
   builds+=("base=$BASELINE_BIN")
 fi
@@ -71,6 +64,8 @@ for b in "${builds[@]}"; do
   echo "$per_k" >"$tmp/$name.per"
 done
 if [[ -f $tmp/base.per ]]; then
-  awk 'NR == FNR { c = $1; next } { printf "ratio base / cur (xK): %.3f\n", $1 / c }' \
+  awk 'NR == FNR { c = $1; next }
+    c > 0 { printf "ratio base / cur (xK): %.3f\n", $1 / c; next }
+    { print "ratio base / cur (xK): n/a (too fast to time)" }' \
     "$tmp/cur.per" "$tmp/base.per"
 fi

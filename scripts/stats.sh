@@ -30,3 +30,17 @@ checked_count() {
   fi
   echo "$json"
 }
+
+# build_revision REV: builds git revision REV in target/baseline (a detached worktree, reused
+# while it is at REV) and sets $base_bin to its release binary.
+build_revision() {
+  local base_dir=target/baseline want
+  want=$(git rev-parse "$1^{commit}")
+  if [[ $(git -C "$base_dir" rev-parse HEAD 2>/dev/null) != "$want" ]]; then
+    rm -rf "$base_dir"
+    git worktree prune
+    git worktree add --detach "$base_dir" "$want" >/dev/null
+  fi
+  (cd "$base_dir" && cargo build --release --quiet)
+  base_bin=$base_dir/target/release/nqueens
+}
