@@ -56,7 +56,7 @@ impl Quadrants {
         west.upto = run.end;
         if part.of > 1 && self.piece == usize::MAX {
             (s.east, s.west) = (a, b);
-            return self.count_part(r, [east, west], run.start, part.index == 0, s);
+            return self.count_part(r, [east, west], run.start, part, s);
         }
         s.stored = None;
         let east_left = self.halves(self.build, east, s, &mut a, 0, self.piece);
@@ -101,16 +101,18 @@ impl Quadrants {
 
     /// Part of a row set ([`Part`]), in one piece: its west half-boards (those of the column
     /// sets from `from` to `west.upto`) matched against all the east ones, which the worker
-    /// builds and stores once for the row set's parts ([`Stored`]). The east half-boards are
-    /// counted as built with the first part (`first`) only.
+    /// builds and stores once for the row set's parts ([`Stored`], shaped for the queries of
+    /// all of them: this part's times their number). The east half-boards are counted as
+    /// built with the first part only.
     fn count_part(
         &self,
         r: &RowSet,
         [east, west]: [Side; 2],
         from: usize,
-        first: bool,
+        part: Part,
         s: &mut Scratch,
     ) -> (u128, u64) {
+        let first = part.index == 0;
         let key = (self.uid, r.middle, r.east);
         if s.stored.as_ref().is_some_and(|x| x.key != key) {
             // Dropped before this row set's sides are built: never two stored at once.
@@ -132,7 +134,13 @@ impl Quadrants {
             let sample = &b[usize::from(even)];
             s.stored = Some(Stored {
                 key,
-                sieve: Sieve::new(self.build, &a[0], sample, self.key_bits()),
+                sieve: Sieve::expecting(
+                    self.build,
+                    &a[0],
+                    sample,
+                    queries * part.of as usize,
+                    self.key_bits(),
+                ),
                 halves: a[0].len() as u64,
             });
             s.east = a;
@@ -258,7 +266,7 @@ impl Quadrants {
                 })
                 .sum();
         }
-        let sieve = Sieve::new(self.build, east, &west[1], self.key_bits());
+        let sieve = Sieve::expecting(self.build, east, &west[1], queries, self.key_bits());
         groups
             .iter()
             .map(|&k| weights[k] * sieve.count(&west[k]) as u128)

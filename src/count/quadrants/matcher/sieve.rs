@@ -229,13 +229,25 @@ impl Sieve {
     /// Stores `stored` (patterns of `bits` bits) for matching in `build`, split on the bits
     /// set most often in both it and `queries` (the queries to come, or a sample of them).
     pub fn new(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
+        Sieve::expecting(build, stored, queries, queries.len(), bits)
+    }
+
+    /// [`Sieve::new`] from a sample of the queries to come, `expected` of them in all (more
+    /// queries make deeper splits pay).
+    pub fn expecting(
+        build: Build,
+        stored: &[u64],
+        queries: &[u64],
+        expected: usize,
+        bits: u32,
+    ) -> Sieve {
         let mut s = stored.to_vec();
         let step = (queries.len() / SAMPLE).max(1);
         let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
         let mut shaper = Shaper {
             extracts: build.extracts(),
             bits,
-            weight: queries.len() as f64 / sample.len().max(1) as f64,
+            weight: expected.max(1) as f64 / sample.len().max(1) as f64,
             shapes: Vec::new(),
         };
         // With no sample (no queries yet) the patterns are one leaf.
