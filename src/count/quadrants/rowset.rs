@@ -229,7 +229,6 @@ impl Quadrants {
 
     /// An odd board's (east, west) pairs that make solutions.
     fn match_odd(&self, east: &[u64], west: &[u64]) -> u128 {
-        // Store the smaller side: building the tables costs more per pattern than a query.
         // Store the side the sieve's cost model prefers (the larger, once both are large).
         let (stored, queries) = if cost(west.len(), east.len()) < cost(east.len(), west.len()) {
             (west, east)
@@ -250,15 +249,26 @@ impl Quadrants {
     /// side matched against each.
     fn match_even(&self, east: &[u64], west: &[Vec<u64>; 3], open: u32) -> u128 {
         let weights = self.weights(open);
+        let groups = (0..3).filter(|&k| weights[k] != 0 && !west[k].is_empty());
+        let queries: usize = groups.clone().map(|k| west[k].len()).sum();
+        let west_stored: f64 = groups.map(|k| cost(west[k].len(), east.len())).sum();
+        self.match_even_storing(east, west, open, west_stored < cost(east.len(), queries))
+    }
+
+    /// [`Quadrants::match_even`] with the west groups stored (`store_west`) or the east side.
+    fn match_even_storing(
+        &self,
+        east: &[u64],
+        west: &[Vec<u64>; 3],
+        open: u32,
+        store_west: bool,
+    ) -> u128 {
+        let weights = self.weights(open);
         let groups: Vec<usize> = (0..3)
             .filter(|&k| weights[k] != 0 && !west[k].is_empty())
             .collect();
         let queries: usize = groups.iter().map(|&k| west[k].len()).sum();
-        let west_stored: f64 = groups
-            .iter()
-            .map(|&k| cost(west[k].len(), east.len()))
-            .sum();
-        if west_stored < cost(east.len(), queries) {
+        if store_west {
             return groups
                 .iter()
                 .map(|&k| {
@@ -278,6 +288,35 @@ impl Quadrants {
 mod tests {
     use super::*;
     use crate::count::oeis::Sequence;
+
+    /// Both ways of matching an even board's sides (east stored, or each west group) give the
+    /// weighted count of disjoint pairs, on sides large enough to be split by the sieve.
+    #[test]
+    fn either_side_stored_counts_the_same() {
+        let q = Quadrants::new(16).unwrap();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & (x >> 1) & ((1 << q.key_bits()) - 1)
+        };
+        let east: Vec<u64> = (0..9000).map(|_| next()).collect();
+        let west: [Vec<u64>; 3] = [3000, 12_000, 0].map(|n| (0..n).map(|_| next()).collect());
+        let plain = |v: &[u64]| -> u128 {
+            v.iter()
+                .map(|w| east.iter().filter(|&&e| e & w == 0).count() as u128)
+                .sum()
+        };
+        for open in [0, 1, 2] {
+            let want = open as u128 * plain(&west[0]) + 2 * plain(&west[1]);
+            for store_west in [false, true] {
+                let got = q.match_even_storing(&east, &west, open, store_west);
+                assert_eq!(got, want, "open {open}, west stored {store_west}");
+            }
+            assert_eq!(q.match_even(&east, &west, open), want);
+        }
+    }
 
     /// Each task's count against the solutions themselves (enumerated by backtracking): a
     /// task counts, times its weight, the solutions with its middle queens and its east rows

@@ -290,10 +290,10 @@ impl Sieve {
     }
 
     /// [`Sieve::count`]'s walk, in one build: a loop with a stack, not a recursion, so that
-    /// it is inlined into the build's function with the matcher's loops. Each split filters
-    /// its queries for its right branch into the next buffer (`lists` 0 is `queries`, `k` is
-    /// `buffers[k - 1]`); the right branch is walked first, so the left one finds its parent's
-    /// list intact.
+    /// it is inlined into the build's function with the matcher's loops. A stack entry is a
+    /// node and its queries' list (0: `queries`, `k`: `buffers[k - 1]`). Each split filters
+    /// its list for its right branch into the next buffer; the right branch is walked first,
+    /// so the left one finds its parent's list intact.
     #[inline(always)]
     fn walk<S: Simd>(&self, simd: S, queries: &[u64], buffers: &mut [Vec<u64>]) -> u64 {
         let mut total = 0;
