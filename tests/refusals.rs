@@ -230,3 +230,25 @@ fn a_count_past_the_table_says_what_it_will_cost() {
     );
     assert!(err.contains("core-years"), "{err}");
 }
+
+/// `NQUEENS_QUADRANT_BUILD` caps the quadrant method's build: every name gives the same
+/// count (the richest build this CPU runs up to it), an unknown one is refused with the names.
+#[test]
+fn the_quadrant_build_can_be_capped_and_a_wrong_name_is_refused() {
+    for build in ["portable", "avx2", "avx512"] {
+        let out = nqueens()
+            .args(["count", "13", "-a", "quadrants", "--json"])
+            .env("NQUEENS_QUADRANT_BUILD", build)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{build}: {out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["total"].as_u64(), Some(73_712), "{build}: {v}");
+    }
+    assert_refused(
+        nqueens()
+            .args(["count", "13", "-a", "quadrants"])
+            .env("NQUEENS_QUADRANT_BUILD", "avx1024"),
+        "portable, avx2 or avx512",
+    );
+}

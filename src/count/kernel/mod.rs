@@ -112,6 +112,21 @@ fn detect() -> Isa {
     Isa::Portable
 }
 
+/// Whether this CPU has [`Isa::Avx512`] with the 256-bit forms (AVX-512VL) and the 64-bit lane
+/// popcount (VPOPCNTDQ), which the quadrant method's AVX-512 build needs; detected once.
+pub fn avx512_popcount() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            isa() >= Isa::Avx512 && has!("avx512vl") && has!("avx512vpopcntdq")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    })
+}
+
 /// The build of `kernel` for `isa`, if `kernel` has one for exactly that instruction set and
 /// this CPU runs it. Every unsafe call of a build with target features is here, behind the
 /// check against [`isa`].

@@ -129,7 +129,7 @@ impl Quadrants {
             column_sets: ColumnSets::new(n / 2),
             piece: usize::MAX,
             memory: 0,
-            build: Build::best(),
+            build: Build::best().map_err(Error::Usage)?,
         })
     }
 

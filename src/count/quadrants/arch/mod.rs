@@ -1,9 +1,9 @@
 //! The one way into the quadrant method's vector code.
 //!
 //! Every piece of the method that gains from a richer instruction set is written once,
-//! generic over a [`Simd`] build: [`Portable`] runs on any CPU, and on x86-64 [`Avx2`] is a
-//! token whose only constructor checks the CPU (through the kernels' [`isa`], detected once),
-//! so holding one proves the features. A [`Build`] names one of them; [`Build::run`] is the
+//! generic over a [`Simd`] build: [`Portable`] runs on any CPU, and on x86-64 [`Avx2`] and
+//! [`Avx512`] are tokens whose only constructors check the CPU (through the kernels' [`isa`],
+//! detected once), so holding one proves the features. A [`Build`] names one of them; [`Build::run`] is the
 //! only place that enters a `#[target_feature]` body, and only with a token in hand. No safe
 //! function can reach vector code on a CPU without it, and no `unsafe fn` leaves this folder.
 //!
@@ -14,7 +14,7 @@
 mod x86;
 
 #[cfg(target_arch = "x86_64")]
-pub use x86::Avx2;
+pub use x86::{Avx2, Avx512};
 
 use super::join::{join_portable, Kept};
 
@@ -90,34 +90,57 @@ pub enum Build {
     /// AVX2 with popcnt and bmi (the token proves the CPU has them).
     #[cfg(target_arch = "x86_64")]
     Avx2(Avx2),
+    /// The AVX2 build's features with AVX-512F, VL and VPOPCNTDQ.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
 }
 
+/// The environment variable that caps the build the quadrant method runs (`portable`, `avx2`
+/// or `avx512`: the richest this CPU runs, up to the one named), so that a CPU with AVX-512
+/// can measure the AVX2 build too.
+pub const BUILD_VAR: &str = "NQUEENS_QUADRANT_BUILD";
+
 impl Build {
-    /// The richest build this CPU runs.
-    pub fn best() -> Build {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = Avx2::new() {
-            return Build::Avx2(t);
-        }
-        Build::Portable
+    /// The richest build this CPU runs, up to the one [`BUILD_VAR`] names (an unknown name
+    /// is an error).
+    pub fn best() -> Result<Build, String> {
+        let all = Build::all();
+        let Some(cap) = std::env::var_os(BUILD_VAR).filter(|v| !v.is_empty()) else {
+            return Ok(*all.last().expect("the portable build"));
+        };
+        let names = ["portable", "avx2", "avx512"];
+        let cap = cap.to_string_lossy();
+        let Some(rank) = names.iter().position(|&n| n == cap) else {
+            return Err(format!(
+                "{BUILD_VAR}={cap}: name a build of the quadrant method (portable, avx2 or avx512)"
+            ));
+        };
+        let mut below = all
+            .into_iter()
+            .filter(|b| names.iter().position(|&n| n == b.name()).unwrap_or(0) <= rank);
+        Ok(below.next_back().expect("the portable build"))
     }
 
-    /// Every build this CPU runs, the portable one first (the tests run each).
-    #[cfg(test)]
+    /// Every build this CPU runs, the portable one first and the richest last (the tests run
+    /// each).
     pub fn all() -> Vec<Build> {
         let mut v = vec![Build::Portable];
         #[cfg(target_arch = "x86_64")]
-        v.extend(Avx2::new().map(Build::Avx2));
+        {
+            v.extend(Avx2::new().map(Build::Avx2));
+            v.extend(Avx512::new().map(Build::Avx512));
+        }
         v
     }
 
-    /// How test messages name the build.
-    #[cfg(test)]
+    /// The build's name, as [`BUILD_VAR`] and reports give it.
     pub fn name(self) -> &'static str {
         match self {
             Build::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Build::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx512(_) => "avx512",
         }
     }
 
@@ -127,7 +150,7 @@ impl Build {
         match self {
             Build::Portable => false,
             #[cfg(target_arch = "x86_64")]
-            Build::Avx2(_) => true,
+            Build::Avx2(_) | Build::Avx512(_) => true,
         }
     }
 
@@ -138,6 +161,8 @@ impl Build {
             Build::Portable => work.run(Portable),
             #[cfg(target_arch = "x86_64")]
             Build::Avx2(t) => t.run(work),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx512(t) => t.run(work),
         }
     }
 }

@@ -1,9 +1,9 @@
-//! The AVX2 build: the token that proves the CPU has it, the function every AVX2 body runs
-//! in, and the four-pair join.
+//! The AVX2 and AVX-512 builds: the tokens that prove the CPU has them, the functions every
+//! body of theirs runs in, the four-pair join and the filters of queries.
 
 use super::super::join::Kept;
 use super::{Simd, Work};
-use crate::count::kernel::{isa, Isa};
+use crate::count::kernel::{avx512_popcount, isa, Isa};
 use std::arch::x86_64::*;
 
 /// Proof that this CPU has AVX2, popcnt, bmi1 and bmi2: [`Avx2::new`] is the only way to make
@@ -34,6 +34,92 @@ impl Avx2 {
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 unsafe fn with_avx2<W: Work>(token: Avx2, work: W) -> W::Out {
     work.run(token)
+}
+
+/// Proof that this CPU has [`Avx2`]'s features and AVX-512F, VL and VPOPCNTDQ: [`Avx512::new`]
+/// is the only way to make one, and it asks the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Avx512 {
+    avx2: Avx2,
+}
+
+impl Avx512 {
+    /// The token, if this CPU has AVX2, popcnt, bmi1, bmi2 and AVX-512F, VL and VPOPCNTDQ.
+    pub fn new() -> Option<Avx512> {
+        let avx2 = Avx2::new()?;
+        avx512_popcount().then_some(Avx512 { avx2 })
+    }
+
+    /// Runs `work` compiled for AVX-512.
+    #[inline]
+    pub(super) fn run<W: Work>(self, work: W) -> W::Out {
+        // SAFETY: `self` exists, so the CPU has the features `with_avx512` is compiled for.
+        unsafe { with_avx512(self, work) }
+    }
+}
+
+/// `work` with this build, in a function compiled for AVX-512 (a pair of blocks' lanes is one
+/// register there).
+///
+/// # Safety
+/// The CPU must have AVX2, popcnt, bmi1, bmi2 and AVX-512F, VL and VPOPCNTDQ.
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
+unsafe fn with_avx512<W: Work>(token: Avx512, work: W) -> W::Out {
+    work.run(token)
+}
+
+impl Simd for Avx512 {
+    #[inline(always)]
+    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
+        self.avx2.join(top, south, out);
+    }
+
+    #[inline(always)]
+    fn extract(self, x: u64, mask: u64) -> u64 {
+        self.avx2.extract(x, mask)
+    }
+
+    #[inline(always)]
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
+        // SAFETY: `self` exists, so the CPU has AVX-512F and popcnt.
+        unsafe { keep_lacking_avx512(queries, m, out) }
+    }
+}
+
+/// [`Simd::keep_lacking`] eight queries at a time: test eight, compress the kept ones to the
+/// front of the register and store all eight; the end moves on by the number kept. The last 0
+/// to 7 queries one at a time.
+///
+/// # Safety
+/// The CPU must have AVX-512F and popcnt.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
+unsafe fn keep_lacking_avx512(queries: &[u64], m: u64, out: &mut Vec<u64>) {
+    out.clear();
+    // Each store writes eight lanes, of which the ones past the kept are overwritten next.
+    out.reserve(queries.len() + 8);
+    let base = out.as_mut_ptr();
+    let mut len = 0;
+    let mask = _mm512_set1_epi64(m as i64);
+    let octs = queries.len() / 8;
+    for i in 0..octs {
+        // SAFETY: `8 i + 7 < len(queries)`; the store ends at `len + 8 <= 8 i + 8`, within the
+        // capacity reserved.
+        unsafe {
+            let q = _mm512_loadu_si512(queries.as_ptr().add(8 * i) as *const __m512i);
+            let kept = _mm512_testn_epi64_mask(q, mask);
+            let packed = _mm512_maskz_compress_epi64(kept, q);
+            _mm512_storeu_si512(base.add(len) as *mut __m512i, packed);
+            len += kept.count_ones() as usize;
+        }
+    }
+    for &q in &queries[8 * octs..] {
+        // SAFETY: `len <= 8 octs + i < len(queries)`, within the capacity.
+        unsafe { base.add(len).write(q) };
+        len += usize::from(q & m == 0);
+    }
+    // SAFETY: the first `len` elements were written (the kept queries).
+    unsafe { out.set_len(len) };
 }
 
 impl Simd for Avx2 {

@@ -1,133 +1,162 @@
-//! The carry-save (Harley–Seal) sums of the two-block loop: each query's results against two
-//! blocks are added bit by bit into counters of weight 1, 2, 4 and 8, and only what carries
-//! past 8 is popcounted.
+//! The lanes the tables are made of, and the carry-save (Harley–Seal) sums of the loop over a
+//! pair of blocks: each query's result against the pair is added bit by bit into counters of
+//! weight 1, 2, 4 and 8, and only what carries past 8 is popcounted.
 
 use super::{CHUNK, COMBOS};
 use crate::count::quadrants::arch::Simd;
 
 /// One block's lanes: bit `i` of word `w` stands for pattern `64 w + i` of the block.
-pub(super) type Lanes = [u64; 4];
+/// Aligned to its size, so that no load of one spans two cache lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub(super) struct Lanes(pub [u64; 4]);
 
-#[inline(always)]
-pub(super) fn and(acc: &mut Lanes, x: &Lanes) {
-    for w in 0..4 {
-        acc[w] &= x[w];
+/// Two blocks' lanes side by side (words 0–3 the first block's, 4–7 the second's): one
+/// register in the AVX-512 build, two in the AVX2 build, one cache line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(super) struct Pair(pub [u64; 8]);
+
+/// What the tables are made of: one block's lanes or a pair's, combined word by word.
+pub(super) trait LaneSet: Copy + Default {
+    /// The words.
+    fn words(&self) -> &[u64];
+    /// The words, to change.
+    fn words_mut(&mut self) -> &mut [u64];
+}
+
+impl LaneSet for Lanes {
+    #[inline(always)]
+    fn words(&self) -> &[u64] {
+        &self.0
+    }
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.0
+    }
+}
+
+impl LaneSet for Pair {
+    #[inline(always)]
+    fn words(&self) -> &[u64] {
+        &self.0
+    }
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.0
     }
 }
 
 #[inline(always)]
-pub(super) fn add_popcounts(sums: &mut [u64; 4], x: &Lanes) {
-    for w in 0..4 {
-        sums[w] += x[w].count_ones() as u64;
+pub(super) fn and<L: LaneSet>(acc: &mut L, x: &L) {
+    for (a, x) in acc.words_mut().iter_mut().zip(x.words()) {
+        *a &= x;
+    }
+}
+
+/// Adds each word's popcount to the per-word sums.
+#[inline(always)]
+pub(super) fn add_popcounts<L: LaneSet>(sums: &mut [u64; 8], x: &L) {
+    for (s, x) in sums.iter_mut().zip(x.words()) {
+        *s += x.count_ones() as u64;
     }
 }
 
 /// A carry-save adder on lanes: `(carry, sum)` of `a + b + c`, bit by bit.
 #[inline(always)]
-fn csa(a: &Lanes, b: &Lanes, c: &Lanes) -> (Lanes, Lanes) {
-    let mut carry = [0u64; 4];
-    let mut sum = [0u64; 4];
-    for w in 0..4 {
-        let u = a[w] ^ b[w];
-        carry[w] = (a[w] & b[w]) | (u & c[w]);
-        sum[w] = u ^ c[w];
+fn csa(a: &Pair, b: &Pair, c: &Pair) -> (Pair, Pair) {
+    let (mut carry, mut sum) = (Pair::default(), Pair::default());
+    for w in 0..8 {
+        let u = a.0[w] ^ b.0[w];
+        carry.0[w] = (a.0[w] & b.0[w]) | (u & c.0[w]);
+        sum.0[w] = u ^ c.0[w];
     }
     (carry, sum)
 }
 
-/// Carry-save counters of lanes: bit `i` of lane `w` counts, in binary across them, the
+/// Carry-save counters of lanes: bit `i` of word `w` counts, in binary across them, the
 /// results so far with that bit set.
 #[derive(Clone, Copy, Default)]
 struct Counters {
-    ones: Lanes,
-    twos: Lanes,
-    fours: Lanes,
-    eights: Lanes,
+    ones: Pair,
+    twos: Pair,
+    fours: Pair,
+    eights: Pair,
 }
 
 impl Counters {
-    /// Adds four queries' results against two blocks; returns the carry out of `fours`
-    /// (weight 8).
+    /// Adds eight queries' results against a pair of blocks; returns the carry out of
+    /// `fours` (weight 8).
     #[inline(always)]
-    fn add_four<const C: usize, S: Simd>(
+    fn add_eight<const C: usize, S: Simd>(
         &mut self,
         (simd, live): (S, u64),
-        t: &[Lanes],
-        u: &[Lanes],
-        valid: (Lanes, Lanes),
+        t: &[Pair],
+        valid: Pair,
         qs: &[u64],
-    ) -> Lanes {
-        let (a0, b0) = pair::<C, S>((simd, live), t, u, valid, qs[0]);
-        let (a1, b1) = pair::<C, S>((simd, live), t, u, valid, qs[1]);
-        let (c0, s) = csa(&self.ones, &a0, &b0);
-        let (c1, s) = csa(&s, &a1, &b1);
+    ) -> Pair {
+        let r = |i: usize| pair::<C, S>((simd, live), t, valid, qs[i]);
+        let (c0, s) = csa(&self.ones, &r(0), &r(1));
+        let (c1, s) = csa(&s, &r(2), &r(3));
         let (t0, tw) = csa(&self.twos, &c0, &c1);
-        let (a2, b2) = pair::<C, S>((simd, live), t, u, valid, qs[2]);
-        let (a3, b3) = pair::<C, S>((simd, live), t, u, valid, qs[3]);
-        let (c2, s) = csa(&s, &a2, &b2);
-        let (c3, s) = csa(&s, &a3, &b3);
+        let (c2, s) = csa(&s, &r(4), &r(5));
+        let (c3, s) = csa(&s, &r(6), &r(7));
         let (t1, tw) = csa(&tw, &c2, &c3);
         let (f, fo) = csa(&self.fours, &t0, &t1);
         (self.ones, self.twos, self.fours) = (s, tw, fo);
         f
     }
 
-    /// The per-lane sums the counters hold.
+    /// The per-word sums the counters hold.
     #[inline(always)]
-    fn sums(&self, sums: &mut [u64; 4]) {
+    fn sums(&self, sums: &mut [u64; 8]) {
         for (weight, lanes) in [
             (1, &self.ones),
             (2, &self.twos),
             (4, &self.fours),
             (8, &self.eights),
         ] {
-            let mut p = [0u64; 4];
+            let mut p = [0u64; 8];
             add_popcounts(&mut p, lanes);
-            for w in 0..4 {
+            for w in 0..8 {
                 sums[w] += weight * p[w];
             }
         }
     }
 }
 
-/// One query against two blocks (tables without their valid lanes, and those lanes).
+/// One query against a pair of blocks (its tables without the valid lanes, and those lanes).
 #[inline(always)]
-fn pair<const C: usize, S: Simd>(
-    (simd, live): (S, u64),
-    t: &[Lanes],
-    u: &[Lanes],
-    valid: (Lanes, Lanes),
-    q: u64,
-) -> (Lanes, Lanes) {
+fn pair<const C: usize, S: Simd>((simd, live): (S, u64), t: &[Pair], valid: Pair, q: u64) -> Pair {
     let q = simd.extract(q, live);
-    let (mut a, mut b) = valid;
+    let mut a = valid;
     for c in 0..C {
-        let at = c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1));
-        and(&mut a, &t[at]);
-        and(&mut b, &u[at]);
+        and(
+            &mut a,
+            &t[c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1))],
+        );
     }
-    (a, b)
+    a
 }
 
-/// Two blocks against every query, with `C` chunks: each query's table offsets serve both.
-/// The two results per query are added up bit-wise in carry-save counters (a Harley–Seal
-/// sum), so the lanes are popcounted once per 8 queries instead of twice per query.
+/// A pair of blocks against every query, with `C` chunks: each query's table offsets serve
+/// both blocks. The results are added up bit-wise in carry-save counters (a Harley–Seal sum),
+/// so the lanes are popcounted once per 16 queries instead of once per query.
 #[inline(always)]
-pub(super) fn count_blocks<const C: usize, S: Simd>(
+pub(super) fn count_pair<const C: usize, S: Simd>(
     simd: S,
     live: u64,
-    t: &[Lanes],
-    u: &[Lanes],
+    t: &[Pair],
     queries: &[u64],
 ) -> u64 {
-    let valid = (t[C * COMBOS], u[C * COMBOS]);
-    let (t, u) = (&t[..C * COMBOS], &u[..C * COMBOS]);
+    let valid = t[C * COMBOS];
+    let t = &t[..C * COMBOS];
     let mut k = Counters::default();
-    let mut sixteens = [0u64; 4];
-    let mut groups = queries.chunks_exact(8);
+    let mut sixteens = [0u64; 8];
+    let mut groups = queries.chunks_exact(16);
     for g in &mut groups {
-        let f0 = k.add_four::<C, S>((simd, live), t, u, valid, &g[..4]);
-        let f1 = k.add_four::<C, S>((simd, live), t, u, valid, &g[4..]);
+        let f0 = k.add_eight::<C, S>((simd, live), t, valid, &g[..8]);
+        let f1 = k.add_eight::<C, S>((simd, live), t, valid, &g[8..]);
         let (e, s) = csa(&k.eights, &f0, &f1);
         k.eights = s;
         add_popcounts(&mut sixteens, &e);
@@ -135,9 +164,7 @@ pub(super) fn count_blocks<const C: usize, S: Simd>(
     let mut sums = sixteens.map(|x| 16 * x);
     k.sums(&mut sums);
     for &q in groups.remainder() {
-        let (a, b) = pair::<C, S>((simd, live), t, u, valid, q);
-        add_popcounts(&mut sums, &a);
-        add_popcounts(&mut sums, &b);
+        add_popcounts(&mut sums, &pair::<C, S>((simd, live), t, valid, q));
     }
     sums.iter().sum()
 }

@@ -6,21 +6,22 @@
 //! popcount of the AND of the slices of its set bits. To do fewer ANDs, the slices are
 //! pre-combined in chunks of [`CHUNK`] bit positions: for each chunk, all 2^CHUNK ANDs of its
 //! slices, so a query does one AND per chunk, looked up by the query's bits in that chunk.
-//! Blocks are the outer loop, two at a time: their tables (12–14 KiB each with 6-bit chunks
-//! and 34–42 bits) stay in L1 while every query passes over them, and each query's lookup
-//! offsets, computed once, serve both. There the queries' results are added up bit-wise in
-//! carry-save counters ([`counters`]), so the lanes are popcounted once per 8 queries rather
-//! than twice per query; a last, single block is popcounted per query (carry-save sums made
-//! N = 18 slower there).
+//! Blocks are stored and matched in pairs, each table entry the two blocks' lanes side by side
+//! in one cache line (one register in the AVX-512 build): a query's lookup offsets, computed
+//! once, serve both. A pair's tables (20–26 KiB with 5 or 6 chunks) stay in L1 while every
+//! query passes over them, and the queries' results are added up bit-wise in carry-save
+//! counters ([`counters`]), so the lanes are popcounted once per 16 queries rather than once
+//! per query. A last, odd block is stored alone and popcounted per query.
 //!
 //! [`sieve`] puts a [`Matcher`] at each leaf of a recursive split of the patterns in front of
 //! it; a leaf's patterns and queries are packed to the bits that can still conflict there. The
-//! loops are plain Rust, compiled once per [`Build`] (AVX2 makes each lane set one register).
+//! loops are plain Rust, compiled once per [`Build`] (AVX2 makes a block's lanes one register,
+//! AVX-512 a pair's).
 
 mod counters;
 pub mod sieve;
 
-use self::counters::{add_popcounts, and, count_blocks, Lanes};
+use self::counters::{add_popcounts, and, count_pair, LaneSet, Lanes, Pair};
 use super::arch::{Build, Simd, Work};
 
 /// Patterns per block: four 64-bit words, one AVX2 register.
@@ -40,43 +41,44 @@ fn chunks_for(bits: u32) -> usize {
 #[derive(Debug, Clone)]
 pub struct Matcher {
     chunks: usize,
-    /// Per block: `chunks * COMBOS` lane sets, then the block's valid-pattern lanes.
-    tables: Vec<Lanes>,
-    blocks: usize,
+    /// Per pair of blocks: `chunks * COMBOS` entries, then the pair's valid-pattern lanes.
+    pairs: Vec<Pair>,
+    /// The last block, if the blocks are odd: its entries, laid out the same way.
+    single: Vec<Lanes>,
     /// The build its loops run in.
     build: Build,
 }
 
-/// The most bytes of dropped matchers' tables a thread keeps for the next ones it builds.
+/// The most bytes of dropped matchers' pair tables a thread keeps for the next ones it builds.
 pub const SPARE_BYTES: usize = 32 << 20;
 
 thread_local! {
-    /// Tables of dropped matchers, kept (up to [`SPARE_BYTES`]) for the next ones this thread
-    /// builds: a row set's sieve builds hundreds of small matchers, and fresh memory for each
-    /// (page faults, zeroed pages) cost more than building their tables.
-    static SPARE: std::cell::RefCell<(Vec<Vec<Lanes>>, usize)> =
+    /// Pair tables of dropped matchers, kept (up to [`SPARE_BYTES`]) for the next ones this
+    /// thread builds: a row set's sieve builds hundreds of small matchers, and fresh memory for
+    /// each (page faults, zeroed pages) cost more than building their tables.
+    static SPARE: std::cell::RefCell<(Vec<Vec<Pair>>, usize)> =
         const { std::cell::RefCell::new((Vec::new(), 0)) };
 }
 
-/// `len` zeroed lane sets, from the thread's spare tables when it has some.
-fn spare_tables(len: usize) -> Vec<Lanes> {
+/// `len` zeroed pair entries, from the thread's spare tables when it has some.
+fn spare_pairs(len: usize) -> Vec<Pair> {
     let mut v = SPARE
         .with(|s| {
             let (spare, bytes) = &mut *s.borrow_mut();
             let v = spare.pop()?;
-            *bytes -= v.capacity() * std::mem::size_of::<Lanes>();
+            *bytes -= v.capacity() * std::mem::size_of::<Pair>();
             Some(v)
         })
         .unwrap_or_default();
     v.clear();
-    v.resize(len, [0; 4]);
+    v.resize(len, Pair::default());
     v
 }
 
 impl Drop for Matcher {
     fn drop(&mut self) {
-        let tables = std::mem::take(&mut self.tables);
-        let size = tables.capacity() * std::mem::size_of::<Lanes>();
+        let tables = std::mem::take(&mut self.pairs);
+        let size = tables.capacity() * std::mem::size_of::<Pair>();
         if size == 0 {
             return;
         }
@@ -105,18 +107,32 @@ impl Work for Fill<'_> {
         let chunks = chunks_for(self.bits);
         let per_block = chunks * COMBOS + 1;
         let blocks = self.patterns.len().div_ceil(BLOCK);
-        let mut tables = spare_tables(blocks * per_block);
-        for (b, block) in self.patterns.chunks(BLOCK).enumerate() {
-            build_block(
-                block,
-                chunks,
-                &mut tables[b * per_block..(b + 1) * per_block],
-            );
+        let mut pairs = spare_pairs(blocks / 2 * per_block);
+        let mut two = self.patterns.chunks(2 * BLOCK);
+        for (p, t) in pairs.chunks_exact_mut(per_block).enumerate() {
+            let (a, b) = two.next().unwrap_or_default().split_at(BLOCK);
+            debug_assert!(p < blocks / 2 && !b.is_empty());
+            let (sa, va) = slices(a);
+            let (sb, vb) = slices(b);
+            let join = |x: &Lanes, y: &Lanes| {
+                let mut j = Pair::default();
+                j.0[..4].copy_from_slice(&x.0);
+                j.0[4..].copy_from_slice(&y.0);
+                j
+            };
+            let slice: [Pair; 64 + CHUNK] = std::array::from_fn(|j| join(&sa[j], &sb[j]));
+            fill(&slice, join(&va, &vb), chunks, t);
+        }
+        let mut single = Vec::new();
+        if blocks % 2 == 1 {
+            let (slice, valid) = slices(&self.patterns[(blocks - 1) * BLOCK..]);
+            single = vec![Lanes::default(); per_block];
+            fill(&slice, valid, chunks, &mut single);
         }
         Matcher {
             chunks,
-            tables,
-            blocks,
+            pairs,
+            single,
             build: self.build,
         }
     }
@@ -164,6 +180,12 @@ impl Matcher {
         })
     }
 
+    /// The blocks of patterns stored.
+    #[cfg(test)]
+    fn blocks(&self) -> usize {
+        2 * self.pairs.len() / (self.chunks * COMBOS + 1) + usize::from(!self.single.is_empty())
+    }
+
     /// The build the tables were made for.
     pub fn build(&self) -> Build {
         self.build
@@ -176,27 +198,24 @@ impl Matcher {
     #[inline(always)]
     fn count_in_build<S: Simd>(&self, simd: S, queries: &[u64], live: u64) -> u64 {
         let per_block = self.chunks * COMBOS + 1;
-        let block = |b: usize| &self.tables[b * per_block..(b + 1) * per_block];
         let mut total = 0u64;
-        // Two blocks at a time: a query's lookups are computed once for both.
-        for p in 0..self.blocks / 2 {
-            let (t, u) = (block(2 * p), block(2 * p + 1));
+        for t in self.pairs.chunks_exact(per_block) {
             total += match self.chunks {
                 // The common sizes get a loop the compiler unrolls.
-                5 => count_blocks::<5, S>(simd, live, t, u, queries),
-                6 => count_blocks::<6, S>(simd, live, t, u, queries),
-                7 => count_blocks::<7, S>(simd, live, t, u, queries),
-                8 => count_blocks::<8, S>(simd, live, t, u, queries),
+                4 => count_pair::<4, S>(simd, live, t, queries),
+                5 => count_pair::<5, S>(simd, live, t, queries),
+                6 => count_pair::<6, S>(simd, live, t, queries),
+                7 => count_pair::<7, S>(simd, live, t, queries),
+                8 => count_pair::<8, S>(simd, live, t, queries),
                 // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
-                9 => count_blocks::<9, S>(simd, live, t, u, queries),
-                c => {
-                    count_block(simd, live, t, c, queries) + count_block(simd, live, u, c, queries)
-                }
+                9 => count_pair::<9, S>(simd, live, t, queries),
+                c => count_block(simd, live, t, c, queries),
             };
         }
-        if self.blocks % 2 == 1 {
-            let t = block(self.blocks - 1);
+        if !self.single.is_empty() {
+            let t = &self.single[..];
             total += match self.chunks {
+                4 => count_block(simd, live, t, 4, queries),
                 5 => count_block(simd, live, t, 5, queries),
                 6 => count_block(simd, live, t, 6, queries),
                 7 => count_block(simd, live, t, 7, queries),
@@ -229,12 +248,13 @@ fn transpose(a: &mut [u64; 64]) {
     }
 }
 
-/// Fills one block's tables from its patterns (at most [`BLOCK`]).
+/// One block's slices (per bit position, the patterns lacking it; positions past 64, when 64
+/// is not a whole number of chunks, are lacked by all) and its valid-pattern lanes, from its
+/// patterns (at most [`BLOCK`]).
 #[inline(always)]
-fn build_block(block: &[u64], chunks: usize, t: &mut [Lanes]) {
-    // Bit positions past 64 (when 64 is not a whole number of chunks): no pattern has them.
-    let mut slice = [[u64::MAX; 4]; 64 + CHUNK];
-    let mut valid = [0u64; 4];
+fn slices(block: &[u64]) -> ([Lanes; 64 + CHUNK], Lanes) {
+    let mut slice = [Lanes([u64::MAX; 4]); 64 + CHUNK];
+    let mut valid = Lanes::default();
     for (w, group) in block.chunks(64).enumerate() {
         // Row i: the bits pattern i lacks; transposed, row j: the patterns lacking bit j.
         let mut m = [0u64; 64];
@@ -243,10 +263,16 @@ fn build_block(block: &[u64], chunks: usize, t: &mut [Lanes]) {
         }
         transpose(&mut m);
         for (s, &col) in slice.iter_mut().zip(&m) {
-            s[w] = col;
+            s.0[w] = col;
         }
-        valid[w] = u64::MAX >> (64 - group.len());
+        valid.0[w] = u64::MAX >> (64 - group.len());
     }
+    (slice, valid)
+}
+
+/// Fills the tables `t` of one block or pair from its slices and valid lanes.
+#[inline(always)]
+fn fill<L: LaneSet>(slice: &[L; 64 + CHUNK], valid: L, chunks: usize, t: &mut [L]) {
     for c in 0..chunks {
         for combo in 0..COMBOS {
             // Each combination is one more slice ANDed onto a smaller combination.
@@ -263,13 +289,19 @@ fn build_block(block: &[u64], chunks: usize, t: &mut [Lanes]) {
     t[chunks * COMBOS] = valid;
 }
 
-/// One block against every query, with `chunks` chunks (a constant where inlined with one,
-/// so the compiler unrolls the lookups).
+/// One block, or a pair, against every query, with `chunks` chunks (a constant where inlined
+/// with one, so the compiler unrolls the lookups).
 #[inline(always)]
-fn count_block<S: Simd>(simd: S, live: u64, t: &[Lanes], chunks: usize, queries: &[u64]) -> u64 {
+fn count_block<S: Simd, L: LaneSet>(
+    simd: S,
+    live: u64,
+    t: &[L],
+    chunks: usize,
+    queries: &[u64],
+) -> u64 {
     let valid = t[chunks * COMBOS];
-    // Per-lane sums, added up once per block: no horizontal sum per query.
-    let mut sums = [0u64; 4];
+    // Per-word sums, added up once per block: no horizontal sum per query.
+    let mut sums = [0u64; 8];
     for &q in queries {
         let q = simd.extract(q, live);
         let mut acc = valid;
@@ -318,7 +350,8 @@ mod tests {
                     let q: Vec<u64> = (0..300).map(|_| next.bits(bits)).collect();
                     let m = Matcher::new(build, &p, bits);
                     assert_eq!(m.count(&q), plain(&p, &q), "{name}: bits {bits} len {len}");
-                    let bytes = m.tables.len() * std::mem::size_of::<Lanes>();
+                    let bytes = m.pairs.len() * std::mem::size_of::<Pair>()
+                        + m.single.len() * std::mem::size_of::<Lanes>();
                     assert_eq!(bytes, Matcher::bytes_for(len, bits));
                 }
             }

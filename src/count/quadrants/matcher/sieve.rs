@@ -444,14 +444,14 @@ mod tests {
                 .nodes
                 .iter()
                 .map(|n| match n {
-                    Node::Leaf { matcher, .. } => matcher.blocks,
+                    Node::Leaf { matcher, .. } => matcher.blocks(),
                     _ => 0,
                 })
                 .sum();
             assert!(blocks <= Sieve::blocks_bound(p.len()), "{}", build.name());
             for n in &sieve.nodes {
                 if let Node::Leaf { matcher, .. } = n {
-                    assert!(matcher.blocks >= 1);
+                    assert!(matcher.blocks() >= 1);
                 }
             }
         }
