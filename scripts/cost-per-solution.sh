@@ -37,7 +37,7 @@ elif [[ -n ${BASELINE_BIN:-} ]]; then
 fi
 
 echo "# count $n -a quadrants --shard I/$k -t 1, shards ${shards[*]}, $runs run(s) each, interleaved; user CPU s"
-echo "# CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "# CPU: $(cpu_line)"
 printf '%-5s %6s %5s %10s %20s\n' build shard run user_s solutions
 for ((r = 1; r <= runs; r++)); do
   for i in "${shards[@]}"; do
@@ -47,7 +47,8 @@ for ((r = 1; r <= runs; r++)); do
       "/usr/bin/time" -f %U -o "$tmp/time" "$exe" count "$n" -a quadrants --shard "$i/$k" -t 1 \
         --quiet >"$tmp/out"
       user=$(tail -n 1 "$tmp/time")
-      total=$(grep -o '"total":[0-9]*' "$tmp/out" | head -n 1 | cut -d: -f2)
+      # awk reads all: `head` would close grep's pipe, and pipefail stop the script.
+      total=$(grep -o '"total":[0-9]*' "$tmp/out" | awk -F: 'NR == 1 { print $2 }')
       printf '%-5s %6s %5s %10s %20s\n' "$name" "$i" "$r" "$user" "$total"
       echo "$user $total" >>"$tmp/$name"
     done

@@ -44,3 +44,14 @@ build_revision() {
   (cd "$base_dir" && cargo build --release --quiet)
   base_bin=$base_dir/target/release/nqueens
 }
+
+# cpu_line: one line naming this CPU (model name, family and model, which vector extensions it
+# has) and the quadrant build a run will use (NQUEENS_QUADRANT_BUILD caps it).
+cpu_line() {
+  local name fam model vec
+  name=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+  fam=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+  model=$(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+  vec=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'avx2|avx512f|avx512vl|avx512_vpopcntdq' | tr '\n' ' ')
+  echo "$name (family $fam, model $model; ${vec% }); quadrant build: ${NQUEENS_QUADRANT_BUILD:-the richest it runs}"
+}

@@ -37,7 +37,7 @@ for ((r = 1; r <= runs; r++)); do
 done
 read -r om omin omax < <(stats "$tmp/ours")
 read -r km kmin kmax < <(stats "$tmp/kluev")
-echo "# N=$n, $threads threads, $runs runs each, interleaved; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "# N=$n, $threads threads, $runs runs each, interleaved; CPU: $(cpu_line)"
 printf '%-10s %10s %10s %10s\n' counter median_s min_s max_s
 printf '%-10s %10.3f %10.3f %10.3f\n' "ours" "$om" "$omin" "$omax"
 printf '%-10s %10.3f %10.3f %10.3f\n' "kluev" "$km" "$kmin" "$kmax"

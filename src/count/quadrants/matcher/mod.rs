@@ -60,7 +60,8 @@ thread_local! {
         const { std::cell::RefCell::new((Vec::new(), 0)) };
 }
 
-/// `len` zeroed pair entries, from the thread's spare tables when it has some.
+/// An empty vector of room for `len` pair entries, from the thread's spare tables when it has
+/// some (not zeroed: the tables are pushed in order).
 fn spare_pairs(len: usize) -> Vec<Pair> {
     let mut v = SPARE
         .with(|s| {
@@ -71,7 +72,7 @@ fn spare_pairs(len: usize) -> Vec<Pair> {
         })
         .unwrap_or_default();
     v.clear();
-    v.resize(len, Pair::default());
+    v.reserve_exact(len);
     v
 }
 
@@ -108,10 +109,9 @@ impl Work for Fill<'_> {
         let per_block = chunks * COMBOS + 1;
         let blocks = self.patterns.len().div_ceil(BLOCK);
         let mut pairs = spare_pairs(blocks / 2 * per_block);
-        let mut two = self.patterns.chunks(2 * BLOCK);
-        for (p, t) in pairs.chunks_exact_mut(per_block).enumerate() {
-            let (a, b) = two.next().unwrap_or_default().split_at(BLOCK);
-            debug_assert!(p < blocks / 2 && !b.is_empty());
+        // A last pair's second block may be short; a last, odd block is `single`.
+        for two in self.patterns.chunks(2 * BLOCK).take(blocks / 2) {
+            let (a, b) = two.split_at(BLOCK);
             let (sa, va) = slices(a);
             let (sb, vb) = slices(b);
             let join = |x: &Lanes, y: &Lanes| {
@@ -121,14 +121,15 @@ impl Work for Fill<'_> {
                 j
             };
             let slice: [Pair; 64 + CHUNK] = std::array::from_fn(|j| join(&sa[j], &sb[j]));
-            fill(&slice, join(&va, &vb), chunks, t);
+            fill(&slice, join(&va, &vb), chunks, &mut pairs);
         }
         let mut single = Vec::new();
         if blocks % 2 == 1 {
             let (slice, valid) = slices(&self.patterns[(blocks - 1) * BLOCK..]);
-            single = vec![Lanes::default(); per_block];
+            single.reserve_exact(per_block);
             fill(&slice, valid, chunks, &mut single);
         }
+        debug_assert_eq!(pairs.len(), blocks / 2 * per_block);
         Matcher {
             chunks,
             pairs,
@@ -270,23 +271,25 @@ fn slices(block: &[u64]) -> ([Lanes; 64 + CHUNK], Lanes) {
     (slice, valid)
 }
 
-/// Fills the tables `t` of one block or pair from its slices and valid lanes.
+/// Appends to `t` the tables of one block or pair, from its slices and valid lanes.
 #[inline(always)]
-fn fill<L: LaneSet>(slice: &[L; 64 + CHUNK], valid: L, chunks: usize, t: &mut [L]) {
+fn fill<L: LaneSet>(slice: &[L; 64 + CHUNK], valid: L, chunks: usize, t: &mut Vec<L>) {
     for c in 0..chunks {
+        let base = t.len();
         for combo in 0..COMBOS {
             // Each combination is one more slice ANDed onto a smaller combination.
-            t[c * COMBOS + combo] = if combo == 0 {
+            let entry = if combo == 0 {
                 valid
             } else {
                 let low = combo.trailing_zeros() as usize;
-                let mut acc = t[c * COMBOS + (combo & (combo - 1))];
+                let mut acc = t[base + (combo & (combo - 1))];
                 and(&mut acc, &slice[c * CHUNK + low]);
                 acc
             };
+            t.push(entry);
         }
     }
-    t[chunks * COMBOS] = valid;
+    t.push(valid);
 }
 
 /// One block, or a pair, against every query, with `chunks` chunks (a constant where inlined
