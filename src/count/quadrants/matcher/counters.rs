@@ -25,27 +25,23 @@ pub(super) trait LaneSet: Copy + Default {
     fn words_mut(&mut self) -> &mut [u64];
 }
 
-impl LaneSet for Lanes {
-    #[inline(always)]
-    fn words(&self) -> &[u64] {
-        &self.0
-    }
-    #[inline(always)]
-    fn words_mut(&mut self) -> &mut [u64] {
-        &mut self.0
-    }
+/// Both lane types are their words.
+macro_rules! lane_set {
+    ($($t:ty),*) => {$(
+        impl LaneSet for $t {
+            #[inline(always)]
+            fn words(&self) -> &[u64] {
+                &self.0
+            }
+            #[inline(always)]
+            fn words_mut(&mut self) -> &mut [u64] {
+                &mut self.0
+            }
+        }
+    )*};
 }
 
-impl LaneSet for Pair {
-    #[inline(always)]
-    fn words(&self) -> &[u64] {
-        &self.0
-    }
-    #[inline(always)]
-    fn words_mut(&mut self) -> &mut [u64] {
-        &mut self.0
-    }
-}
+lane_set!(Lanes, Pair);
 
 #[inline(always)]
 pub(super) fn and<L: LaneSet>(acc: &mut L, x: &L) {

@@ -8,7 +8,7 @@
 //! slices, so a query does one AND per chunk, looked up by the query's bits in that chunk.
 //! Blocks are stored and matched in pairs, each table entry the two blocks' lanes side by side
 //! in one cache line (one register in the AVX-512 build): a query's lookup offsets, computed
-//! once, serve both. A pair's tables (20–26 KiB with 5 or 6 chunks) stay in L1 while every
+//! once, serve both. A pair's tables (12–25 KiB with 3 to 6 chunks) stay in L1 while every
 //! query passes over them, and the queries' results are added up bit-wise in carry-save
 //! counters ([`counters`]), so the lanes are popcounted once per 16 queries rather than once
 //! per query. A last, odd block is stored alone and popcounted per query.
