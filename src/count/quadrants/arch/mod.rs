@@ -17,6 +17,7 @@ mod x86;
 pub use x86::{Avx2, Avx512};
 
 use super::join::{join_portable, Kept};
+use super::matcher::{CHUNK, COMBOS};
 
 /// The vector primitives the generic code calls, one implementation per build.
 pub trait Simd: Copy {
@@ -33,6 +34,11 @@ pub trait Simd: Copy {
 
     /// Sets `out` to the `queries` that have none of the bits `m`, in order.
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>);
+
+    /// A matcher's table entry of chunk `c` for the key `key`:
+    /// `table[c * COMBOS + (key >> (c * CHUNK)) % COMBOS]` ([`entry_portable`]). Panics if
+    /// the table has no chunk `c`.
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L;
 }
 
 /// A piece of work compiled once per build: [`Build::run`] calls [`Work::run`] inside a
@@ -66,6 +72,17 @@ impl Simd for Portable {
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         keep_lacking_portable(queries, m, out);
     }
+
+    #[inline(always)]
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
+        entry_portable(table, c, key)
+    }
+}
+
+/// [`Simd::entry`] by a shift and a mask.
+#[inline(always)]
+pub fn entry_portable<L>(table: &[L], c: usize, key: u64) -> &L {
+    &table[c * COMBOS + ((key >> (c * CHUNK)) as usize & (COMBOS - 1))]
 }
 
 /// [`Simd::keep_lacking`] one query at a time, without a branch per query.
@@ -163,6 +180,78 @@ impl Build {
             Build::Avx2(t) => t.run(work),
             #[cfg(target_arch = "x86_64")]
             Build::Avx512(t) => t.run(work),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Table entries of a pair's size and alignment, and of a block's.
+    #[derive(Clone, Copy)]
+    #[repr(C, align(64))]
+    struct Wide([u64; 8]);
+    #[derive(Clone, Copy)]
+    #[repr(C, align(32))]
+    struct Narrow([u64; 4]);
+
+    /// Which entry `entry` picked, through a build.
+    struct Picks<'a, L> {
+        table: &'a [L],
+        keys: &'a [u64],
+    }
+
+    impl<L> Work for Picks<'_, L> {
+        type Out = Vec<usize>;
+        fn run<S: Simd>(self, simd: S) -> Vec<usize> {
+            let base = self.table.as_ptr();
+            let mut v = Vec::new();
+            for &k in self.keys {
+                for c in 0..self.table.len() / COMBOS {
+                    let e: *const L = simd.entry(self.table, c, k);
+                    // SAFETY: both point into `table`.
+                    v.push(unsafe { e.offset_from(base) } as usize);
+                }
+            }
+            v
+        }
+    }
+
+    /// Every build picks the entry the plain formula names, for both entry sizes and every
+    /// chunk a 64-bit key has (the last one by a shift in every build).
+    #[test]
+    fn every_build_picks_the_same_table_entries() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let keys: Vec<u64> = (0..200)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            })
+            .chain([0, u64::MAX])
+            .collect();
+        let chunks = 64usize.div_ceil(CHUNK);
+        let wide = vec![Wide([0; 8]); chunks * COMBOS];
+        let narrow = vec![Narrow([0; 4]); chunks * COMBOS];
+        let want = |c: usize, k: u64| c * COMBOS + (k >> (c * CHUNK)) as usize % COMBOS;
+        let plain: Vec<usize> = keys
+            .iter()
+            .flat_map(|&k| (0..chunks).map(move |c| want(c, k)))
+            .collect();
+        for build in Build::all() {
+            let name = build.name();
+            let keys = &keys[..];
+            assert_eq!(build.run(Picks { table: &wide, keys }), plain, "{name}");
+            assert_eq!(
+                build.run(Picks {
+                    table: &narrow,
+                    keys
+                }),
+                plain,
+                "{name}"
+            );
         }
     }
 }

@@ -2,8 +2,10 @@
 //! body of theirs runs in, the four-pair join and the filters of queries.
 
 use super::super::join::Kept;
-use super::{Simd, Work};
+use super::super::matcher::COMBOS;
+use super::{entry_portable, Simd, Work};
 use crate::count::kernel::{avx512_popcount, isa, Isa};
+use std::arch::asm;
 use std::arch::x86_64::*;
 
 /// Proof that this CPU has AVX2, popcnt, bmi1 and bmi2: [`Avx2::new`] is the only way to make
@@ -84,6 +86,11 @@ impl Simd for Avx512 {
         // SAFETY: `self` exists, so the CPU has AVX-512F and popcnt.
         unsafe { keep_lacking_avx512(queries, m, out) }
     }
+
+    #[inline(always)]
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
+        self.avx2.entry(table, c, key)
+    }
 }
 
 /// [`Simd::keep_lacking`] eight queries at a time: test eight, compress the kept ones to the
@@ -139,6 +146,60 @@ impl Simd for Avx2 {
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
         unsafe { keep_lacking_avx2(queries, m, out) }
+    }
+
+    #[inline(always)]
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
+        // Bytes into chunk `c`'s entries: key bits `6c..6c + 6` rotated to the entry size's
+        // place and masked, two instructions (a shift in place would need a copy first; a
+        // rotate left by the compiler is turned back into that shift, so it is written out).
+        macro_rules! offset {
+            ($rot:literal, $mask:literal) => {{
+                let o: usize;
+                // SAFETY: `self` exists, so the CPU has BMI2 (`rorx`); no memory is touched.
+                unsafe {
+                    asm!(
+                        concat!("rorx {o}, {k}, ", $rot),
+                        concat!("and {o:e}, ", $mask),
+                        o = out(reg) o,
+                        k = in(reg) key,
+                        options(pure, nomem, nostack),
+                    );
+                }
+                o
+            }};
+        }
+        // A 64-byte entry (a pair) at `combo << 6`, a 32-byte one (a block) at `combo << 5`:
+        // rotated right by 6c - 6 or 6c - 5 (mod 64). Chunk 10 would wrap key bits: by shift.
+        let off = match (std::mem::size_of::<L>(), c) {
+            (64, 0) => offset!("58", "0xfc0"),
+            (64, 1) => offset!("0", "0xfc0"),
+            (64, 2) => offset!("6", "0xfc0"),
+            (64, 3) => offset!("12", "0xfc0"),
+            (64, 4) => offset!("18", "0xfc0"),
+            (64, 5) => offset!("24", "0xfc0"),
+            (64, 6) => offset!("30", "0xfc0"),
+            (64, 7) => offset!("36", "0xfc0"),
+            (64, 8) => offset!("42", "0xfc0"),
+            (64, 9) => offset!("48", "0xfc0"),
+            (32, 0) => offset!("59", "0x7e0"),
+            (32, 1) => offset!("1", "0x7e0"),
+            (32, 2) => offset!("7", "0x7e0"),
+            (32, 3) => offset!("13", "0x7e0"),
+            (32, 4) => offset!("19", "0x7e0"),
+            (32, 5) => offset!("25", "0x7e0"),
+            (32, 6) => offset!("31", "0x7e0"),
+            (32, 7) => offset!("37", "0x7e0"),
+            (32, 8) => offset!("43", "0x7e0"),
+            (32, 9) => offset!("49", "0x7e0"),
+            _ => return entry_portable(table, c, key),
+        };
+        let at = c * COMBOS;
+        // Folded away where the caller's table length is a constant multiple of COMBOS.
+        assert!(at + COMBOS <= table.len(), "no chunk {c} in the table");
+        // SAFETY: the mask leaves `off` a multiple of the entry size below `COMBOS` entries,
+        // so the entry is one of chunk `c`'s, within `table` (asserted) and aligned as `L`.
+        unsafe { &*table.as_ptr().add(at).cast::<u8>().add(off).cast::<L>() }
     }
 }
 

@@ -2,7 +2,7 @@
 //! pair of blocks: each query's result against the pair is added bit by bit into counters of
 //! weight 1, 2, 4 and 8, and only what carries past 8 is popcounted.
 
-use super::{CHUNK, COMBOS};
+use super::COMBOS;
 use crate::count::quadrants::arch::Simd;
 
 /// One block's lanes: bit `i` of word `w` stands for pattern `64 w + i` of the block.
@@ -127,10 +127,7 @@ fn pair<const C: usize, S: Simd>((simd, live): (S, u64), t: &[Pair], valid: Pair
     let q = simd.extract(q, live);
     let mut a = valid;
     for c in 0..C {
-        and(
-            &mut a,
-            &t[c * COMBOS + ((q >> (c * CHUNK)) as usize & (COMBOS - 1))],
-        );
+        and(&mut a, simd.entry(t, c, q));
     }
     a
 }

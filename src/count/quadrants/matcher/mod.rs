@@ -30,7 +30,8 @@ pub const BLOCK: usize = 256;
 /// Bit positions combined per chunk.
 pub const CHUNK: usize = 6;
 
-const COMBOS: usize = 1 << CHUNK;
+/// Entries per chunk's table: one per combination of its bits.
+pub const COMBOS: usize = 1 << CHUNK;
 
 /// The chunks of lookups a pattern of `bits` bits takes (at least one).
 fn chunks_for(bits: u32) -> usize {
@@ -309,8 +310,7 @@ fn count_block<S: Simd, L: LaneSet>(
         let q = simd.extract(q, live);
         let mut acc = valid;
         for c in 0..chunks {
-            let combo = (q >> (c * CHUNK)) as usize & (COMBOS - 1);
-            and(&mut acc, &t[c * COMBOS + combo]);
+            and(&mut acc, simd.entry(t, c, q));
         }
         add_popcounts(&mut sums, &acc);
     }
