@@ -151,8 +151,8 @@ impl Simd for Avx2 {
     #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         // Bytes into chunk `c`'s entries: key bits `6c..6c + 6` rotated to the entry size's
-        // place and masked, two instructions (a shift in place would need a copy first; a
-        // rotate left by the compiler is turned back into that shift, so it is written out).
+        // place and masked, two instructions (`rorx` leaves the key alone; a shift would need
+        // a copy first). Written out: under a mask, the compiler turns a rotate into a shift.
         macro_rules! offset {
             ($rot:literal, $mask:literal) => {{
                 let o: usize;
