@@ -229,6 +229,26 @@ fn a_count_past_the_table_says_what_it_will_cost() {
         "{err}"
     );
     assert!(err.contains("core-years"), "{err}");
+    assert!(err.contains("with algorithm quadrants at about"), "{err}");
+    assert!(err.contains("`nqueens estimate 28`"), "{err}");
+    // Past the quadrant method the note prices the backtracker that would run (a checkpoint
+    // that cannot be written stops the count after the note, before any work).
+    let out = nqueens()
+        .args([
+            "count",
+            "29",
+            "-t",
+            "1",
+            "--checkpoint",
+            "/nonexistent/n29.ckpt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no count of N = 29 is known"), "{err}");
+    assert!(err.contains("with algorithm symmetric at about"), "{err}");
+    assert!(!err.contains("nqueens estimate"), "{err}");
 }
 
 /// `NQUEENS_QUADRANT_BUILD` caps the quadrant method's build: every name gives the same

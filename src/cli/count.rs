@@ -6,7 +6,7 @@ use super::{print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::longrun::shard::Shard;
 use nqueens::longrun::{self, LongRun, Outcome};
-use nqueens::{Error, Progress, Totals};
+use nqueens::{Algorithm, Error, Progress, Totals};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -188,26 +188,44 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
-/// Core-nanoseconds per solution of the quadrant method, measured (docs/PERFORMANCE.md: 6 on
-/// an AMD EPYC Zen 3 from N = 20 to 23): the scale of [`beyond_the_table`]'s projection.
-const NS_PER_SOLUTION: f64 = 6.0;
+/// Core-nanoseconds per solution of each method, measured at one thread (docs/PERFORMANCE.md
+/// row 22): the quadrant method about 1.8 at N = 28 (AVX2, AMD EPYC Zen 5; 1.1 at N = 24 on
+/// an AVX-512 Xeon), the backtrackers at N = 18 and 19 on the Xeon (their cost grows a few
+/// percent per N). The scale of [`beyond_the_table`]'s projection.
+fn ns_per_solution(algorithm: Algorithm) -> f64 {
+    match algorithm {
+        Algorithm::Quadrants => 2.0,
+        Algorithm::Mirror => 34.0,
+        Algorithm::Plain => 62.0,
+        // Symmetric, which `auto` resolves to past the quadrant method.
+        _ => 13.0,
+    }
+}
 
-/// What a count of a board no one has counted will cost, roughly, for a note before it starts:
-/// a(N) projected from the last known value along the asymptotic form `(0.143 N)^N`
-/// (Simkin, 2021), times the measured cost per solution. `None` for a board whose count is
-/// known.
-fn beyond_the_table(n: u32) -> Option<String> {
+/// What a count of a board no one has counted will cost with `algorithm`, roughly, for a note
+/// before it starts: a(N) projected from the last known value along the asymptotic form
+/// `(0.143 N)^N` (Simkin, 2021), times the method's measured cost per solution. `None` for a
+/// board whose count is known.
+fn beyond_the_table(n: u32, algorithm: Algorithm) -> Option<String> {
     use nqueens::oeis::Sequence;
     if Sequence::A000170.known(n).is_some() {
         return None;
     }
     let &(last, _) = Sequence::A000170.known_values().last()?;
     let log10_a = nqueens::oeis::a000170_estimate(n).log10();
-    let years = 10f64.powf(log10_a) * NS_PER_SOLUTION * 1e-9 / (365.25 * 86_400.0);
+    let ns = ns_per_solution(algorithm);
+    let years = 10f64.powf(log10_a) * ns * 1e-9 / (365.25 * 86_400.0);
+    // Only the quadrant method's tasks are small enough for `estimate` to time some soon.
+    let measure = if algorithm == Algorithm::Quadrants {
+        format!(" (`nqueens estimate {n}` measures it here)")
+    } else {
+        String::new()
+    };
     Some(format!(
         "note: no count of N = {n} is known (A000170 is known to N = {last}); roughly 10^{:.0} \
-         solutions, about {:.1e} core-years at {NS_PER_SOLUTION} ns a solution: plan it as a \
-         cluster run (README: \"Distributed runs\"), or place queens to count completions",
+         solutions, about {:.1e} core-years with algorithm {algorithm} at about {ns} core-ns a \
+         solution{measure}: plan it as a cluster run (README: \"Distributed runs\"), or place \
+         queens to count completions",
         log10_a, years
     ))
 }
@@ -215,7 +233,9 @@ fn beyond_the_table(n: u32) -> Option<String> {
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut opts = a.engine.options();
     opts.placed = a.place.queens(a.n as usize, None)?;
-    if let Some(cost) = beyond_the_table(a.n).filter(|_| opts.placed.is_empty() && !a.quiet) {
+    if let Some(cost) = beyond_the_table(a.n, opts.resolved_algorithm(a.n))
+        .filter(|_| opts.placed.is_empty() && !a.quiet)
+    {
         note!("{cost}");
     }
     let (cancel, which) = watch_signals()?;
