@@ -189,9 +189,9 @@ impl std::fmt::Display for Interrupted {
 impl std::error::Error for Interrupted {}
 
 /// Core-nanoseconds per solution of each method, measured at one thread (docs/PERFORMANCE.md
-/// row 22): the quadrant method about 1.8 at N = 28 (AVX2, AMD EPYC Zen 5; 1.1 at N = 24 on
-/// an AVX-512 Xeon), the backtrackers at N = 18 and 19 on the Xeon (their cost grows a few
-/// percent per N). The scale of [`beyond_the_table`]'s projection.
+/// rows 19 and 22): the quadrant method about 1.8 at N = 28 by the AVX2 build on an AMD EPYC
+/// Zen 5, 1.2 by the AVX-512 build on an Intel Xeon; the backtrackers at N = 18 and 19 on the
+/// Xeon (their cost grows a few percent per N). The scale of [`beyond_the_table`]'s projection.
 fn ns_per_solution(algorithm: Algorithm) -> f64 {
     match algorithm {
         Algorithm::Quadrants => 2.0,
