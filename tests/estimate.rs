@@ -86,6 +86,17 @@ fn the_text_says_the_cost_the_memory_and_the_shards() {
     }
     assert!(text.contains("A000170(12) = 14200"), "{text}");
     assert!(text.contains("nqueens count 12 --shard I/1 -t 1"), "{text}");
+    // One of a thing is not "1 things".
+    let one = stdout_of(&["estimate", "16", "--tasks", "1", "-t", "1", "--seed", "1"]);
+    let sample = one.lines().find(|l| l.starts_with("sample ")).unwrap();
+    assert!(
+        sample.contains(" 1 task (") && sample.contains(" on 1 thread,"),
+        "{one}"
+    );
+    assert!(
+        one.contains("estimated") && one.contains(" on 1 thread, peak "),
+        "{one}"
+    );
 }
 
 #[test]

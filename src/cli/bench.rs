@@ -3,7 +3,7 @@
 use super::args::{bounded, parse_n, parse_threads};
 use super::export::{Csv, Exporter, Json, Markdown, Text};
 use super::named;
-use super::print;
+use super::{plural, print};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::internals::engine::default_threads;
 use nqueens::internals::kernel::isa;
@@ -407,15 +407,6 @@ impl Exporter<Report> for Markdown {
             let _ = writeln!(s, "| {} |", x.cells().join(" | "));
         }
         s
-    }
-}
-
-/// `1 run`, `5 runs`, `0 warm-up runs`.
-fn plural(k: usize, what: &str) -> String {
-    if k == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{k} {what}s")
     }
 }
 

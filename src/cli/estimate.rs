@@ -1,7 +1,7 @@
 //! `nqueens estimate N`: what a count will cost, from a sample of its tasks.
 
 use super::args::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
-use super::{print, EngineArgs};
+use super::{plural, print, EngineArgs};
 use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
@@ -112,11 +112,11 @@ fn text(e: &Estimate) -> String {
         &mut s,
         "sample",
         format!(
-            "{} tasks ({:.3}% of the work) in {:.1} s on {} threads, seed {}",
-            e.sampled.len(),
+            "{} ({:.3}% of the work) in {:.1} s on {}, seed {}",
+            plural(e.sampled.len(), "task"),
             100.0 * e.sampled_share,
             e.sample_seconds,
-            e.threads,
+            plural(e.threads, "thread"),
             e.seed
         ),
     );
@@ -162,13 +162,13 @@ fn text(e: &Estimate) -> String {
 fn memory(e: &Estimate) -> String {
     match (e.memory_estimate_bytes, e.peak_memory_bytes) {
         (Some(m), Some(p)) => format!(
-            "estimated {} on {} threads, peak {} here",
+            "estimated {} on {}, peak {} here",
             show(m),
-            e.threads,
+            plural(e.threads, "thread"),
             show(p)
         ),
         (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
-        (Some(m), None) => format!("estimated {} on {} threads", show(m), e.threads),
+        (Some(m), None) => format!("estimated {} on {}", show(m), plural(e.threads, "thread")),
         (None, None) => "backtracking needs almost none".to_string(),
     }
 }

@@ -206,6 +206,15 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
     .map(|()| 0)
 }
 
+/// `1 run`, `5 runs`, `0 warm-up runs`.
+pub fn plural(k: usize, what: &str) -> String {
+    if k == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{k} {what}s")
+    }
+}
+
 /// Writes a command's result to stdout. A result that cannot be written (a reader gone, a
 /// closed stdout, a full disk) is an error naming stdout, so the command exits non-zero: a
 /// batch system must not take a lost result for success.
