@@ -251,6 +251,28 @@ fn a_count_past_the_table_says_what_it_will_cost() {
     assert!(!err.contains("nqueens estimate"), "{err}");
 }
 
+/// A run keeps a record of each task it counts (for its checkpoint or shard file): where
+/// those of a whole count leave the method too little memory, the count is refused before
+/// it starts, with the shards that would fit (N = 27: 24 million tasks, 3.5 GiB of records).
+#[test]
+fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
+    let out = nqueens()
+        .args(["count", "27", "-t", "1", "--max-memory", "3G"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a count of N = 27 in one run keeps a record of each of its"),
+        "{err}"
+    );
+    assert!(
+        err.contains("count it in at least 5 shards (--shard I/K)"),
+        "{err}"
+    );
+}
+
 /// `NQUEENS_QUADRANT_BUILD` caps the quadrant method's build: every name gives the same
 /// count (the richest build this CPU runs up to it), an unknown one is refused with the names.
 #[test]

@@ -286,8 +286,9 @@ pub fn guard_stdout() {
 /// Maps an error to the process exit code (see `nqueens --help`).
 /// The library's options as its messages name them (`` `max_memory` ``: the field of
 /// `Options` or `LongRun`), and the flags that set them on the command line.
-const FLAGS: [(&str, &str); 5] = [
+const FLAGS: [(&str, &str); 6] = [
     ("`max_memory`", "--max-memory"),
+    ("`shard`", "--shard I/K"),
     ("`threads`", "--threads"),
     ("the `symmetric` algorithm", "--algorithm symmetric"),
     ("a `checkpoint` file", "a --checkpoint file"),

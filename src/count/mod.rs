@@ -397,6 +397,14 @@ impl Job {
         }
     }
 
+    /// Adds `bytes` a run holds besides the method (its tasks' records) to the memory
+    /// estimate, where there is one.
+    pub fn hold(&mut self, bytes: u64) {
+        if let Some(m) = self.memory_estimate.as_mut() {
+            *m += bytes;
+        }
+    }
+
     /// The memory the plan is estimated to need (quadrant method), in bytes.
     pub fn memory_estimate(&self) -> Option<u64> {
         self.memory_estimate

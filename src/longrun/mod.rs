@@ -125,6 +125,8 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         (Some(s), Some(est)) => Assignment::new(est, s.count).ids(s.index),
         _ => (0..tasks as u32).collect(),
     };
+    let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
+    let job = records_within(job, (n, depth), opts, long.shard, scope.len())?;
     // A symlinked checkpoint is written through; a read-only one, or one another run holds,
     // is refused before anything is counted.
     let path = long.checkpoint.as_deref().map(files::resolve).transpose()?;
@@ -179,6 +181,66 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         ),
         None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
     })
+}
+
+/// Bytes a run holds for each task of its scope: its id in the scope and in the to-do list,
+/// and its record once finished (kept for the checkpoint or the shard file).
+const HELD_PER_TASK: u64 = (2 * std::mem::size_of::<u32>() + std::mem::size_of::<Done>()) as u64;
+
+/// `job` for a run of `scope` tasks, with what the run holds for them in its memory estimate,
+/// if it states one (the quadrant method, whose largest plans have hundreds of millions of
+/// tasks). The records come first: where they and the method's estimate pass the memory
+/// limit, the method is planned again within what they leave (it works in smaller pieces),
+/// and refused, with the shards that would fit, where they leave it too little.
+fn records_within(
+    job: Job,
+    (n, depth): (u32, Option<u32>),
+    opts: &Options,
+    shard: Option<Shard>,
+    scope: usize,
+) -> Result<Job> {
+    let held = scope as u64 * HELD_PER_TASK;
+    let Some(need) = job.memory_estimate() else {
+        return Ok(job);
+    };
+    let limit = opts
+        .max_memory
+        .unwrap_or_else(crate::count::memory::default_limit);
+    let mut job = if need.saturating_add(held) <= limit {
+        job
+    } else {
+        let rest = opts
+            .clone()
+            .with_algorithm(job.id().algorithm)
+            .with_max_memory(limit.saturating_sub(held));
+        match Job::new(n, &rest, depth) {
+            Ok(j) => j,
+            Err(Error::Memory(_)) => return Err(records_refused(&job, shard, scope, limit)),
+            Err(e) => return Err(e),
+        }
+    };
+    job.hold(held);
+    Ok(job)
+}
+
+/// Why a run's records leave its method too little memory, and how many shards would not.
+fn records_refused(job: &Job, shard: Option<Shard>, scope: usize, limit: u64) -> Error {
+    let show = crate::count::memory::show;
+    let what = match shard {
+        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
+        None => format!("a count of N = {} in one run", job.id().n),
+    };
+    // Shards whose records take at most a quarter of the limit.
+    let shards = (job.tasks() as u64 * HELD_PER_TASK)
+        .div_ceil((limit / 4).max(1))
+        .max(2);
+    Error::Memory(format!(
+        "{what} keeps a record of each of its {scope} tasks, {}, which leaves the method too \
+         little of the {} allowed (`max_memory`; the default is half of the available memory): \
+         count it in at least {shards} shards (`shard`), or raise `max_memory`",
+        show(scope as u64 * HELD_PER_TASK),
+        show(limit),
+    ))
 }
 
 /// The tasks a checkpoint holds and their summed tally, checked against the plan's `tasks`

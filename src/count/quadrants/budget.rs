@@ -156,8 +156,14 @@ impl Quadrants {
             Some(t) => t.bytes(),
             None => 0,
         };
-        // Each task's estimate (8 bytes) and its shard (4), in every shard's set-up.
-        let plan = self.layout.tasks() * 12;
+        // Each task's estimate (8 bytes) and its shard (4), in every shard's set-up; a striped
+        // plan has neither (its shards take stripes of ids: what a run holds per task of its
+        // own is the run's, `longrun::run`).
+        let plan = if self.layout.stripe().is_some() {
+            0
+        } else {
+            self.layout.tasks() * 12
+        };
         Need {
             shared: (PROCESS + table + plan) as u64,
             // Slices: twice the largest sampled (the sample may miss larger ones); the
@@ -318,5 +324,15 @@ mod tests {
         assert!(tight.piece as u64 * tight.bytes_per_key() >= MIN_PIECE_BYTES);
         let refused = Quadrants::within(24, 2, 30 << 20).unwrap_err();
         assert!(matches!(refused, Error::Memory(_)), "{refused}");
+    }
+
+    /// A striped plan's set-up holds nothing per task (N = 28: 521 million tasks, whose
+    /// estimates and shards would be 6 GiB): one worker of N = 28 fits in 1 GiB.
+    #[test]
+    fn a_striped_plan_needs_nothing_per_task() {
+        let q = Quadrants::within(28, 1, 1 << 30).unwrap();
+        assert!(q.layout.stripe().is_some());
+        assert!(q.layout.tasks() > 500_000_000, "{}", q.layout.tasks());
+        assert!(q.memory_estimate() <= 1 << 30, "{}", q.memory_estimate());
     }
 }
