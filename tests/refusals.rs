@@ -273,6 +273,39 @@ fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
     );
 }
 
+/// A run whose checkpoint or shard file would pass what resume and merge read (256 MiB) is
+/// refused before it counts or writes anything, with the shards that would fit: a whole
+/// N = 27 with a checkpoint (24 million tasks), a shard of N = 28 in 100.
+#[test]
+fn a_run_whose_file_could_not_be_read_back_is_refused() {
+    let dir = common::tmpdir("refusals", "big-files");
+    let ckpt = dir.join("n27.ckpt");
+    let out = nqueens()
+        .args(["count", "27", "-t", "1", "--checkpoint"])
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a count of N = 27 in one run has 24472001 tasks"),
+        "{err}"
+    );
+    assert!(err.contains("at least 12 shards (--shard I/K)"), "{err}");
+    assert!(!ckpt.exists(), "a checkpoint was written");
+    let out = nqueens()
+        .args(["count", "28", "-t", "1", "--shard", "3/100"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("shard 3/100 of N = 28 has 5215158 tasks"),
+        "{err}"
+    );
+}
+
 /// `NQUEENS_QUADRANT_BUILD` caps the quadrant method's build: every name gives the same
 /// count (the richest build this CPU runs up to it), an unknown one is refused with the names.
 #[test]

@@ -21,8 +21,9 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The largest checkpoint or shard file read: far above any real one (about 100 bytes per
-/// task, and plans have at most some hundred thousand tasks).
+/// The largest checkpoint or shard file read: about 100 bytes per task, so 2 million tasks
+/// and more; a run whose file would pass it is refused before it starts
+/// (`longrun::files_within`: the largest plans, N = 27 and 28, must be sharded).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// Reads the text file `path` of kind `what` ("checkpoint", "shard"), at most `limit` bytes.

@@ -125,6 +125,9 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         (Some(s), Some(est)) => Assignment::new(est, s.count).ids(s.index),
         _ => (0..tasks as u32).collect(),
     };
+    if fixed {
+        files_within(&job, long.shard, scope.len())?;
+    }
     let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
     let job = records_within(job, (n, depth), opts, long.shard, scope.len())?;
     // A symlinked checkpoint is written through; a read-only one, or one another run holds,
@@ -181,6 +184,30 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         ),
         None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
     })
+}
+
+/// A bound of the bytes a finished task's record takes in a checkpoint or shard file (about
+/// 100 at N = 23: its id, total, classes and nodes in JSON).
+const FILE_BYTES_PER_TASK: u64 = 128;
+
+/// Refuses, before anything is counted, a run whose checkpoint or shard file would pass what
+/// resume and merge read ([`files::MAX_FILE_BYTES`]): the work would be done and its file
+/// refused. Says how many shards would make files that fit.
+fn files_within(job: &Job, shard: Option<Shard>, scope: usize) -> Result<()> {
+    if scope as u64 * FILE_BYTES_PER_TASK <= files::MAX_FILE_BYTES {
+        return Ok(());
+    }
+    let what = match shard {
+        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
+        None => format!("a count of N = {} in one run", job.id().n),
+    };
+    let shards = (job.tasks() as u64 * FILE_BYTES_PER_TASK).div_ceil(files::MAX_FILE_BYTES);
+    Err(Error::Usage(format!(
+        "{what} has {scope} tasks: its checkpoint or shard file would pass the {} that \
+         resume and merge read (about 100 bytes a task); count it in at least {shards} shards \
+         (`shard`)",
+        crate::count::memory::show(files::MAX_FILE_BYTES)
+    )))
 }
 
 /// Bytes a run holds for each task of its scope: its id in the scope and in the to-do list,
