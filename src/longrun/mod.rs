@@ -125,11 +125,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         (Some(s), Some(est)) => Assignment::new(est, s.count).ids(s.index),
         _ => (0..tasks as u32).collect(),
     };
-    if fixed {
-        files_within(&job, long.shard, scope.len())?;
-    }
-    let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
-    let job = records_within(job, (n, depth), opts, long.shard, scope.len())?;
+    let job = records_within(job, (n, fixed), opts, long.shard, scope.len())?;
     // A symlinked checkpoint is written through; a read-only one, or one another run holds,
     // is refused before anything is counted.
     let path = long.checkpoint.as_deref().map(files::resolve).transpose()?;
@@ -218,14 +214,19 @@ const HELD_PER_TASK: u64 = (2 * std::mem::size_of::<u32>() + std::mem::size_of::
 /// if it states one (the quadrant method, whose largest plans have hundreds of millions of
 /// tasks). The records come first: where they and the method's estimate pass the memory
 /// limit, the method is planned again within what they leave (it works in smaller pieces),
-/// and refused, with the shards that would fit, where they leave it too little.
+/// and refused, with the shards that would fit, where they leave it too little. A run that
+/// writes a file (`fixed`: checkpointed or sharded) is first checked by [`files_within`].
 fn records_within(
     job: Job,
-    (n, depth): (u32, Option<u32>),
+    (n, fixed): (u32, bool),
     opts: &Options,
     shard: Option<Shard>,
     scope: usize,
 ) -> Result<Job> {
+    if fixed {
+        files_within(&job, shard, scope)?;
+    }
+    let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
     let held = scope as u64 * HELD_PER_TASK;
     let Some(need) = job.memory_estimate() else {
         return Ok(job);
