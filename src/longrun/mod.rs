@@ -193,10 +193,7 @@ fn files_within(job: &Job, shard: Option<Shard>, scope: usize) -> Result<()> {
     if scope as u64 * FILE_BYTES_PER_TASK <= files::MAX_FILE_BYTES {
         return Ok(());
     }
-    let what = match shard {
-        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
-        None => format!("a count of N = {} in one run", job.id().n),
-    };
+    let what = run_name(job, shard);
     let shards = (job.tasks() as u64 * FILE_BYTES_PER_TASK).div_ceil(files::MAX_FILE_BYTES);
     Err(Error::Usage(format!(
         "{what} has {scope} tasks: its checkpoint or shard file would pass the {} that \
@@ -204,6 +201,14 @@ fn files_within(job: &Job, shard: Option<Shard>, scope: usize) -> Result<()> {
          (`shard`)",
         crate::count::memory::show(files::MAX_FILE_BYTES)
     )))
+}
+
+/// The run a refusal names: a shard of the plan, or the whole count.
+fn run_name(job: &Job, shard: Option<Shard>) -> String {
+    match shard {
+        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
+        None => format!("a count of N = {} in one run", job.id().n),
+    }
 }
 
 /// Bytes a run holds for each task of its scope: its id in the scope and in the to-do list,
@@ -243,7 +248,9 @@ fn records_within(
             .with_max_memory(limit.saturating_sub(held));
         match Job::new(n, &rest, depth) {
             Ok(j) => j,
-            Err(Error::Memory(_)) => return Err(records_refused(&job, shard, scope, limit)),
+            Err(Error::Memory(_)) => {
+                return Err(records_refused(&job, shard, (scope, held), limit))
+            }
             Err(e) => return Err(e),
         }
     };
@@ -252,12 +259,14 @@ fn records_within(
 }
 
 /// Why a run's records leave its method too little memory, and how many shards would not.
-fn records_refused(job: &Job, shard: Option<Shard>, scope: usize, limit: u64) -> Error {
+fn records_refused(
+    job: &Job,
+    shard: Option<Shard>,
+    (scope, held): (usize, u64),
+    limit: u64,
+) -> Error {
     let show = crate::count::memory::show;
-    let what = match shard {
-        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
-        None => format!("a count of N = {} in one run", job.id().n),
-    };
+    let what = run_name(job, shard);
     // Shards whose records take at most a quarter of the limit.
     let shards = (job.tasks() as u64 * HELD_PER_TASK)
         .div_ceil((limit / 4).max(1))
@@ -266,7 +275,7 @@ fn records_refused(job: &Job, shard: Option<Shard>, scope: usize, limit: u64) ->
         "{what} keeps a record of each of its {scope} tasks, {}, which leaves the method too \
          little of the {} allowed (`max_memory`; the default is half of the available memory): \
          count it in at least {shards} shards (`shard`), or raise `max_memory`",
-        show(scope as u64 * HELD_PER_TASK),
+        show(held),
         show(limit),
     ))
 }
