@@ -188,20 +188,6 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
-/// Core-nanoseconds per solution of each method, measured at one thread (docs/PERFORMANCE.md
-/// rows 19 and 22): the quadrant method about 1.8 at N = 28 by the AVX2 build on an AMD EPYC
-/// Zen 5, 1.2 by the AVX-512 build on an Intel Xeon; the backtrackers at N = 18 and 19 on the
-/// Xeon (their cost grows a few percent per N). The scale of [`beyond_the_table`]'s projection.
-fn ns_per_solution(algorithm: Algorithm) -> f64 {
-    match algorithm {
-        Algorithm::Quadrants => 2.0,
-        Algorithm::Mirror => 34.0,
-        Algorithm::Plain => 62.0,
-        // Symmetric, which `auto` resolves to past the quadrant method.
-        _ => 13.0,
-    }
-}
-
 /// What a count of a board no one has counted will cost with `algorithm`, roughly, for a note
 /// before it starts: a(N) projected from the last known value along the asymptotic form
 /// `(0.143 N)^N` (Simkin, 2021), times the method's measured cost per solution. `None` for a
@@ -213,7 +199,7 @@ fn beyond_the_table(n: u32, algorithm: Algorithm) -> Option<String> {
     }
     let &(last, _) = Sequence::A000170.known_values().last()?;
     let log10_a = nqueens::oeis::a000170_estimate(n).log10();
-    let ns = ns_per_solution(algorithm);
+    let ns = algorithm.rough_ns_per_solution();
     let years = 10f64.powf(log10_a) * ns * 1e-9 / (365.25 * 86_400.0);
     // Only the quadrant method's tasks are small enough for `estimate` to time some soon.
     let measure = if algorithm == Algorithm::Quadrants {

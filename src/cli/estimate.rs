@@ -26,7 +26,8 @@ pub struct EstimateArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Seconds to spend counting sampled tasks, 0.01 to 604800 (no task starts after them;
-    /// at least two tasks are counted whatever it says, and a task runs to its end).
+    /// at least two tasks are counted whatever it says, and a task runs to its end: a plan
+    /// whose tasks make that long is warned of before counting).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_budget)]
     pub seconds: Duration,
     /// Count exactly K drawn tasks instead of for --seconds (1 to 100000): the same seed
@@ -67,6 +68,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         tasks: a.tasks,
         shard_minutes: a.shard_minutes,
         seed,
+        warn: Some(|m| note!("note: {m}")),
     };
     let e = estimate(a.n, &a.engine.options(), ask)?;
     if a.json {

@@ -106,6 +106,21 @@ impl Algorithm {
         }
     }
 
+    /// Roughly the CPU nanoseconds a solution costs with this algorithm on large boards, at
+    /// one thread (docs/PERFORMANCE.md rows 19 and 22): the quadrant method about 1.8 at
+    /// N = 28 by the AVX2 build on an AMD EPYC Zen 5, 1.2 by the AVX-512 build on an Intel
+    /// Xeon; the backtrackers at N = 18 and 19 on the Xeon (their cost grows a few percent
+    /// per N). A scale for notes before long counts, never a measurement; `Auto` as what it
+    /// picks past the quadrant method.
+    pub fn rough_ns_per_solution(self) -> f64 {
+        match self {
+            Algorithm::Quadrants => 2.0,
+            Algorithm::Mirror => 34.0,
+            Algorithm::Plain => 62.0,
+            Algorithm::Symmetric | Algorithm::Auto => 13.0,
+        }
+    }
+
     /// The backtracking algorithms (they use a kernel and a split depth).
     pub const BACKTRACKING: [Algorithm; 3] =
         [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];

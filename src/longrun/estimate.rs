@@ -38,6 +38,10 @@ pub struct Ask {
     pub shard_minutes: f64,
     /// The seed of the sample.
     pub seed: u64,
+    /// Told, before any task is counted, when the plan's tasks are so large that the fewest
+    /// draws are expected to take far longer than asked (over an hour, and over ten times the
+    /// budget): what one costs, roughly.
+    pub warn: Option<fn(&str)>,
 }
 
 /// The fewest tasks counted, whatever the budget (two give an interval).
@@ -343,6 +347,57 @@ fn sampled_share(sampled: &[Sampled], work: &Work, total: u128) -> f64 {
     done / total as f64
 }
 
+/// Past this many seconds of sampling, a plan's large tasks are worth a warning.
+const SLOW_SAMPLE_SECONDS: f64 = 3600.0;
+
+/// Roughly what the fewest draws of `work` (`total` estimated) will take, if far more than
+/// `ask` wants: a(N) (known or projected) times the method's rough cost per solution, times a
+/// draw's expected share of the work (`Σ e_i² / E²` when drawn by estimate, `1 / tasks`
+/// uniformly), times the draws one thread counts.
+fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<String> {
+    let algorithm = job.id().algorithm;
+    let ns = algorithm.rough_ns_per_solution();
+    let whole = crate::count::oeis::a000170_estimate(n) * ns * 1e-9;
+    let share = match work {
+        Work::Estimated(est) => {
+            let squares: f64 = est.iter().map(|&e| (e as f64).powi(2)).sum();
+            squares / (total as f64).powi(2)
+        }
+        Work::Striped { tasks, .. } => 1.0 / *tasks as f64,
+    };
+    let passes = if job.counter().warms() { 2.0 } else { 1.0 };
+    let per_draw = whole * share * passes;
+    let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
+    let wall = per_draw * draws.div_ceil(job.threads()) as f64;
+    let asked = match ask.tasks {
+        Some(_) => SLOW_SAMPLE_SECONDS,
+        None => (10.0 * ask.seconds).max(SLOW_SAMPLE_SECONDS),
+    };
+    let days = |s: f64| match s / 86_400.0 {
+        d if d < 1.0 => format!("{:.1} hours", s / 3600.0),
+        d if d < 1000.0 => format!("{d:.0} days"),
+        d => format!("{:.0} years", d / 365.25),
+    };
+    let counted = match ask.tasks {
+        Some(k) => format!("the {k} asked for are counted"),
+        None => format!("at least {draws} are counted whatever the time budget"),
+    };
+    (wall > asked).then(|| {
+        format!(
+            "this plan's tasks are large: a drawn task of N = {n} takes roughly {} of CPU \
+             (algorithm {algorithm} at about {ns} core-ns a solution), and {counted}: about {} \
+             on {} before the estimate is printed (interrupt it to stop)",
+            days(per_draw),
+            days(wall),
+            if job.threads() == 1 {
+                "1 thread".to_string()
+            } else {
+                format!("{} threads", job.threads())
+            },
+        )
+    })
+}
+
 /// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
 /// as `ask` says.
 pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
@@ -364,6 +419,9 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     };
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
+    }
+    if let (Some(warn), Some(m)) = (ask.warn, slow_sample(n, &job, &work, total, ask)) {
+        warn(&m);
     }
     let until = Until {
         budget: Duration::from_secs_f64(ask.seconds.min(1e9)),
@@ -432,6 +490,38 @@ mod tests {
             picks[..50],
             (0..50).map(|i| pick(&cumulative, 9, i)).collect::<Vec<_>>()
         );
+    }
+
+    /// Whether the fewest draws of the `algorithm` plan of `n` (one thread, `seconds` asked)
+    /// are warned of.
+    fn warned(n: u32, algorithm: crate::Algorithm, seconds: f64) -> Option<String> {
+        let opts = Options::default().with_threads(1).with_algorithm(algorithm);
+        let job = Job::new(n, &opts, Some(super::super::LONG_RUN_SPLIT_DEPTH)).unwrap();
+        let work = Work::of(job.counter().as_ref());
+        let total = match &work {
+            Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
+            Work::Striped { tasks, .. } => *tasks as u128,
+        };
+        let ask = Ask {
+            seconds,
+            tasks: None,
+            shard_minutes: 60.0,
+            seed: 1,
+            warn: None,
+        };
+        slow_sample(n, &job, &work, total, ask)
+    }
+
+    #[test]
+    fn a_plan_of_huge_tasks_is_warned_of() {
+        use crate::Algorithm::*;
+        // N = 29 by backtracking: days a task; N = 28 by mirror halving: weeks.
+        let m = warned(29, Symmetric, 60.0).expect("N = 29 warned");
+        assert!(m.contains("N = 29") && m.contains("days"), "{m}");
+        assert!(warned(28, Mirror, 60.0).is_some());
+        // Small boards, and a budget that covers the tasks, are not.
+        assert_eq!(warned(20, Symmetric, 60.0), None);
+        assert_eq!(warned(29, Symmetric, 1e7), None);
     }
 
     #[test]
