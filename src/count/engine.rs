@@ -40,7 +40,7 @@ pub trait Counter: Send + Sync {
 
     /// `Some(s)`: the plan has too many tasks for per-task estimates ([`Counter::estimates`]
     /// is not called on it, and its tasks count alike); shards take its tasks in stripes of
-    /// `s` consecutive ids, the stripes in turn (see [`crate::longrun::shard::Work`]).
+    /// `s` consecutive ids, the stripes in turn (see [`Work`]).
     fn stripe(&self) -> Option<u64> {
         None
     }

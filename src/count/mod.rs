@@ -350,7 +350,7 @@ impl Job {
     }
 
     /// The job that recounts the tasks of plan `id` for an audit: [`Job::from_id`]'s, but a
-    /// quadrant plan's tasks are searched by backtracking ([`quadrants::Backtracked`]: nothing
+    /// quadrant plan's tasks are searched by backtracking (`quadrants::Backtracked`: nothing
     /// of the method's own counting is used) unless `same_method`. Its fingerprint is checked.
     pub fn recounting(id: &PlanId, opts: &Options, same_method: bool) -> Result<Job> {
         if id.algorithm != Algorithm::Quadrants || same_method {
