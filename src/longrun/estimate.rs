@@ -347,6 +347,14 @@ fn sampled_share(sampled: &[Sampled], work: &Work, total: u128) -> f64 {
     done / total as f64
 }
 
+/// The plan's total estimated work (a striped plan's tasks count 1 each).
+fn total_work(work: &Work) -> u128 {
+    match work {
+        Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
+        Work::Striped { tasks, .. } => *tasks as u128,
+    }
+}
+
 /// Past this many seconds of sampling, a plan's large tasks are worth a warning.
 const SLOW_SAMPLE_SECONDS: f64 = 3600.0;
 
@@ -413,10 +421,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     let counter = job.counter();
     let work = Work::of(counter.as_ref());
     let setup_seconds = process_seconds(start) - cpu;
-    let total: u128 = match &work {
-        Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
-        Work::Striped { tasks, .. } => *tasks as u128,
-    };
+    let total = total_work(&work);
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
     }
@@ -498,10 +503,7 @@ mod tests {
         let opts = Options::default().with_threads(1).with_algorithm(algorithm);
         let job = Job::new(n, &opts, Some(super::super::LONG_RUN_SPLIT_DEPTH)).unwrap();
         let work = Work::of(job.counter().as_ref());
-        let total = match &work {
-            Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
-            Work::Striped { tasks, .. } => *tasks as u128,
-        };
+        let total = total_work(&work);
         let ask = Ask {
             seconds,
             tasks: None,
