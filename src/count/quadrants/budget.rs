@@ -97,6 +97,7 @@ impl Quadrants {
             ));
         }
         q.piece = usize::try_from(room / q.bytes_per_key()).unwrap_or(usize::MAX);
+        q.room = room;
         q.memory = fixed + workers * need.halves.min(room);
         q.fill();
         Ok(q)
@@ -116,7 +117,10 @@ impl Quadrants {
     /// (8 bytes, up to twice that as their vectors grow), the sieve's copy of the stored side
     /// and its query lists (the queries filtered at each split on the way down, about three
     /// times the queries), and the matchers' tables for the stored side's
-    /// ([`Sieve::blocks_bound`]).
+    /// ([`Sieve::blocks_bound`]). [`Quadrants::piece`] is the room over it: sides within it
+    /// are counted in one piece whichever is stored; past it the stored pieces are sized by
+    /// what their sieve's tables cost, known before they are built
+    /// ([`Quadrants::store_piece`]).
     fn bytes_per_key(&self) -> u64 {
         let bits = 2 * (2 * self.layout.h - 1);
         (2 * 16 + 8 + 3 * 8 + Sieve::blocks_bound(BLOCK) * Matcher::bytes_for(BLOCK, bits) / BLOCK)

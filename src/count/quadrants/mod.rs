@@ -82,10 +82,16 @@ pub struct Quadrants {
     /// [`TABLE_MAX_N`]).
     slices: bool,
     column_sets: ColumnSets,
-    /// The most half-boards of a side a worker holds at once ([`Quadrants::within`] sets it
-    /// from the memory limit): a larger side is built and matched in pieces of this many.
-    /// It changes no count, no task and nothing a file records.
+    /// The most half-boards of a side a worker holds at once in one piece ([`Quadrants::within`]
+    /// sets it from the memory limit): a row set with a larger side is counted in pieces, its
+    /// west side built in pieces of this many, its stored east side in pieces sized by their
+    /// tables within `room` (the first of this many). It changes no count, no task and
+    /// nothing a file records.
     piece: usize,
+    /// The bytes a worker's half-boards, sieve and lists may hold when a row set is counted
+    /// in pieces ([`Quadrants::within`] sets it; unlimited in the tests' plans). Like
+    /// `piece`, it changes no count and nothing a file records.
+    room: u64,
     /// The memory the count is estimated to need ([`Quadrants::within`]).
     memory: u64,
     /// The build the vector code runs in (the richest this CPU has).
@@ -128,6 +134,7 @@ impl Quadrants {
             table,
             column_sets: ColumnSets::new(n / 2),
             piece: usize::MAX,
+            room: u64::MAX,
             memory: 0,
             build: Build::best().map_err(Error::Usage)?,
         })
@@ -275,8 +282,9 @@ mod tests {
     }
 
     /// Row sets counted in pieces (as a worker does when its half-boards would not fit its
-    /// share of the memory limit), down to a piece per column set: the same totals, unique
-    /// counts and half-boards built, on both paths.
+    /// share of the memory limit), down to a piece per column set, and with a room that makes
+    /// stored pieces be built again smaller (none: down to one column set) and learn their
+    /// size: the same totals, unique counts and half-boards built, on both paths.
     #[test]
     fn pieces_count_what_one_piece_counts() {
         for n in MIN_N..=12u32 {
@@ -285,13 +293,20 @@ mod tests {
                 q.fill();
                 let all: Vec<u32> = (0..q.tasks() as u32).collect();
                 let whole: Tally = q.count(&all).into_iter().sum();
-                for piece in [1, 5, 60] {
-                    q.piece = piece;
+                for (piece, room) in [(1, u64::MAX), (5, u64::MAX), (60, u64::MAX), (60, 0)]
+                    .into_iter()
+                    .chain([(60, 20_000), (500, 60_000)])
+                {
+                    (q.piece, q.room) = (piece, room);
+                    let rebuilt = rowset::REBUILT.load(Ordering::Relaxed);
                     let t: Tally = q.count(&all).into_iter().sum();
+                    if room == 0 && n == 12 {
+                        assert!(rowset::REBUILT.load(Ordering::Relaxed) > rebuilt, "n={n}");
+                    }
                     assert_eq!(
                         (t.total, t.unique(), t.nodes),
                         (whole.total, whole.unique(), whole.nodes),
-                        "n={n} slices={slices} piece={piece}"
+                        "n={n} slices={slices} piece={piece} room={room}"
                     );
                 }
                 assert_eq!(Some(whole.total), Sequence::A000170.known(n), "n={n}");

@@ -18,6 +18,19 @@ pub(super) struct Stored {
     halves: u64,
 }
 
+/// Stored pieces built again smaller ([`Quadrants::store_piece`]): how the tests know they
+/// reached that path.
+#[cfg(test)]
+pub(super) static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The bytes the west half-boards `b` hold, with the sieve's lists of them as it counts
+/// (about three times the queries, [`Quadrants::bytes_per_key`]).
+fn held(b: &[Vec<u64>; 3]) -> u64 {
+    b.iter()
+        .map(|v| v.capacity() * 8 + v.len() * 24)
+        .sum::<usize>() as u64
+}
+
 impl Quadrants {
     /// The weighted count of the solutions of part `part` of row set `r` (its weight
     /// included), and the half-boards built (the east ones with its first part).
@@ -167,11 +180,11 @@ impl Quadrants {
         }
     }
 
-    /// A row set too large for a worker's memory: its east half-boards built
-    /// [`Quadrants::piece`] at a time, each piece stored and matched against the west
-    /// half-boards built in pieces of that size as well (again for each east piece). The same
-    /// count and the same half-boards built (each counted once; the east ones only if
-    /// `east_counted`) as in one piece. The sides are built from column sets `from`.
+    /// A row set too large for a worker's memory: its east half-boards built in pieces,
+    /// each stored ([`Quadrants::store_piece`]) and matched against the west half-boards
+    /// built in pieces of [`Quadrants::piece`] (again for each east piece). The same count and
+    /// the same half-boards built (each counted once; the east ones only if `east_counted`)
+    /// as in one piece. The sides are built from column sets `from`.
     fn count_in_pieces(
         &self,
         [east, west]: [Side; 2],
@@ -181,38 +194,83 @@ impl Quadrants {
         [a, b]: [&mut [Vec<u64>; 3]; 2],
         open: u32,
     ) -> (u128, u64) {
-        let even = self.layout.n.is_multiple_of(2);
         let weights = self.weights(open);
         let (mut found, mut built) = (0u128, 0u64);
         let mut first = true;
         let mut stored_from = Some(from[0]);
+        let mut target = self.piece;
         while let Some(at) = stored_from {
-            a.iter_mut().for_each(Vec::clear);
-            stored_from = self.halves(self.build, east, s, a, at, self.piece);
+            // The first piece of queries: the sieve is cut on its bits.
+            b.iter_mut().for_each(Vec::clear);
+            let mut query_from = self.halves(self.build, west, s, b, from[1], self.piece);
+            let sieve;
+            (stored_from, sieve) = self.store_piece(east, s, a, at, &mut target, b);
             if east_counted {
                 built += a[0].len() as u64;
             }
-            let mut sieve = None;
-            let mut query_from = Some(from[1]);
-            while let Some(at) = query_from {
-                b.iter_mut().for_each(Vec::clear);
-                query_from = self.halves(self.build, west, s, b, at, self.piece);
+            loop {
                 if first {
                     built += b.iter().map(Vec::len).sum::<usize>() as u64;
                 }
-                // Cut bits from the first piece of queries (an even board's from its
-                // half-boards with one queen on a long diagonal, as in one piece).
-                let sample = &b[usize::from(even)];
-                let sieve = sieve
-                    .get_or_insert_with(|| Sieve::new(self.build, &a[0], sample, self.key_bits()));
                 found += (0..3)
                     .filter(|&k| weights[k] != 0 && !b[k].is_empty())
                     .map(|k| weights[k] * sieve.count(&b[k]) as u128)
                     .sum::<u128>();
+                let Some(at) = query_from else { break };
+                b.iter_mut().for_each(Vec::clear);
+                query_from = self.halves(self.build, west, s, b, at, self.piece);
             }
             first = false;
         }
         (found, built)
+    }
+
+    /// One piece of east half-boards, from column set `at`, about `target` of them, stored in
+    /// a sieve shaped on the first piece of `queries` (an even board's with one queen on a
+    /// long diagonal); returns where the next piece starts, and the sieve. Its tables are
+    /// known before they are built ([`table_bytes`]): when they and the keys would pass the
+    /// worker's room ([`Quadrants::room`]) beside the queries ([`held`]), the piece is built
+    /// again smaller. `target` learns from each piece what a key
+    /// costs (within a limit; unlimited, it stays: how the tests force small pieces).
+    ///
+    /// [`table_bytes`]: super::matcher::sieve::Shaped::table_bytes
+    fn store_piece(
+        &self,
+        east: Side,
+        s: &mut Scratch,
+        a: &mut [Vec<u64>; 3],
+        at: usize,
+        target: &mut usize,
+        queries: &[Vec<u64>; 3],
+    ) -> (Option<usize>, Sieve) {
+        let sample = &queries[usize::from(self.layout.n.is_multiple_of(2))];
+        let held = held(queries);
+        let mut before = None;
+        loop {
+            a.iter_mut().for_each(Vec::clear);
+            let next = self.halves(self.build, east, s, a, at, *target);
+            let keys = a[0].len();
+            let shaped = Sieve::shape(self.build, &a[0], sample, sample.len(), self.key_bits());
+            let tables = shaped.table_bytes() as u64;
+            // The keys (as their vectors hold them) and the sieve's copy of them.
+            let own = (a.iter().map(Vec::capacity).sum::<usize>() + keys) as u64 * 8;
+            if self.room != u64::MAX && keys > 0 {
+                // A key's tables as this piece's, a tenth more, and its share of the keys'
+                // vectors (up to twice the keys as they grow) and copy.
+                let per_key = tables as f64 / keys as f64 * 1.1 + 24.0;
+                let avail = self.room.saturating_sub(held) as f64;
+                *target = ((avail / per_key) as usize).max(1);
+            }
+            // Passing, a piece is built again smaller, unless that built no fewer (one
+            // column set's half-boards are never split).
+            if held + own + tables <= self.room || before == Some(keys) {
+                return (next, shaped.build());
+            }
+            before = Some(keys);
+            *target = (*target).min(keys.saturating_sub(1)).max(1);
+            #[cfg(test)]
+            REBUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// The local rows (masks of `0..h`) of the north and the south quadrant of a side on

@@ -23,7 +23,7 @@ pub const CUT_MIN: usize = 16 * BLOCK;
 const MAX_DEPTH: usize = 24;
 
 /// The fewest patterns on either side of a split: so a sieve's leaves hold at least this
-/// many (but for a sieve of one leaf), and its blocks are at most 3 per `BLOCK` patterns
+/// many (but for a sieve of one leaf), and its blocks are at most 2 per `BLOCK` patterns
 /// ([`Sieve::blocks_bound`]).
 const MIN_LEAF: usize = BLOCK / 2;
 
@@ -225,36 +225,45 @@ impl Work for Pack<'_> {
     }
 }
 
-impl Sieve {
-    /// Stores `stored` (patterns of `bits` bits) for matching in `build`, split on the bits
-    /// set most often in both it and `queries` (the queries to come, or a sample of them).
-    pub fn new(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
-        Sieve::expecting(build, stored, queries, queries.len(), bits)
+/// A sieve shaped ([`Sieve::shape`]): its leaves chosen, their matchers not yet built.
+pub struct Shaped {
+    build: Build,
+    /// The patterns' bits.
+    bits: u32,
+    /// The stored patterns, partitioned: a leaf is a range of them.
+    patterns: Vec<u64>,
+    shapes: Vec<Shape>,
+}
+
+impl Shaped {
+    /// The bytes the sieve's matchers will hold ([`Matcher::bytes_for`] of each leaf, on the
+    /// bits it packs), exactly.
+    pub fn table_bytes(&self) -> usize {
+        self.shapes
+            .iter()
+            .map(|shape| match shape {
+                Shape::Leaf { range, live } => {
+                    let bits = if *live == u64::MAX {
+                        self.bits
+                    } else {
+                        live.count_ones()
+                    };
+                    Matcher::bytes_for(range.len(), bits)
+                }
+                _ => 0,
+            })
+            .sum()
     }
 
-    /// [`Sieve::new`] from a sample of the queries to come, `expected` of them in all (more
-    /// queries make deeper splits pay).
-    pub fn expecting(
-        build: Build,
-        stored: &[u64],
-        queries: &[u64],
-        expected: usize,
-        bits: u32,
-    ) -> Sieve {
-        let mut s = stored.to_vec();
-        let step = (queries.len() / SAMPLE).max(1);
-        let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
-        let mut shaper = Shaper {
-            extracts: build.extracts(),
+    /// The sieve, its matchers built.
+    pub fn build(self) -> Sieve {
+        let Shaped {
+            build,
             bits,
-            weight: expected.max(1) as f64 / sample.len().max(1) as f64,
-            shapes: Vec::new(),
-        };
-        // With no sample (no queries yet) the patterns are one leaf.
-        let sample = if sample.is_empty() { vec![0] } else { sample };
-        shaper.shape(&mut s, 0, &sample, 0, 0);
-        let nodes = shaper
-            .shapes
+            patterns: s,
+            shapes,
+        } = self;
+        let nodes = shapes
             .into_iter()
             .map(|shape| match shape {
                 Shape::Empty => Node::Empty,
@@ -273,12 +282,63 @@ impl Sieve {
             .collect();
         Sieve { nodes, build }
     }
+}
+
+impl Sieve {
+    /// Stores `stored` (patterns of `bits` bits) for matching in `build`, split on the bits
+    /// set most often in both it and `queries` (the queries to come, or a sample of them).
+    pub fn new(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
+        Sieve::expecting(build, stored, queries, queries.len(), bits)
+    }
+
+    /// [`Sieve::new`] from a sample of the queries to come, `expected` of them in all (more
+    /// queries make deeper splits pay).
+    pub fn expecting(
+        build: Build,
+        stored: &[u64],
+        queries: &[u64],
+        expected: usize,
+        bits: u32,
+    ) -> Sieve {
+        Sieve::shape(build, stored, queries, expected, bits).build()
+    }
+
+    /// [`Sieve::expecting`]'s first half: the patterns split into leaves, their matchers not
+    /// yet built, so that what their tables will hold is known first ([`Shaped::table_bytes`]).
+    pub fn shape(
+        build: Build,
+        stored: &[u64],
+        queries: &[u64],
+        expected: usize,
+        bits: u32,
+    ) -> Shaped {
+        let mut s = stored.to_vec();
+        let step = (queries.len() / SAMPLE).max(1);
+        let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
+        let mut shaper = Shaper {
+            extracts: build.extracts(),
+            bits,
+            weight: expected.max(1) as f64 / sample.len().max(1) as f64,
+            shapes: Vec::new(),
+        };
+        // With no sample (no queries yet) the patterns are one leaf.
+        let sample = if sample.is_empty() { vec![0] } else { sample };
+        shaper.shape(&mut s, 0, &sample, 0, 0);
+        Shaped {
+            build,
+            bits,
+            patterns: s,
+            shapes: shaper.shapes,
+        }
+    }
 
     /// An upper bound, for memory estimates, of the blocks of tables a sieve of `stored`
-    /// patterns builds: a leaf of `k` patterns holds `ceil(k / BLOCK)` blocks, at most
-    /// `k / BLOCK + 1`, and there are at most `stored / MIN_LEAF` leaves (or one).
+    /// patterns builds: a leaf of `k` patterns holds `ceil(k / BLOCK)` blocks; a sieve of one
+    /// leaf holds `ceil(stored / BLOCK)`, and in a split one every leaf holds at least
+    /// [`MIN_LEAF`] = `BLOCK / 2` patterns, so at most `k / MIN_LEAF` blocks
+    /// (`ceil(x) <= 2x` for `x >= 1/2`), `stored / MIN_LEAF` in all.
     pub fn blocks_bound(stored: usize) -> usize {
-        3 * stored.div_ceil(BLOCK)
+        2 * stored.div_ceil(BLOCK)
     }
 
     /// The number of (stored, query) pairs with no bit in common.
