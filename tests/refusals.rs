@@ -251,18 +251,35 @@ fn a_count_past_the_table_says_what_it_will_cost() {
     assert!(!err.contains("nqueens estimate"), "{err}");
 }
 
-/// A run keeps a record of each task it counts (for its checkpoint or shard file): where
-/// those of a whole count leave the method too little memory, the count is refused before
-/// it starts, with the shards that would fit (N = 27: 24 million tasks, 3.5 GiB of records).
+/// A run keeps the ids of its tasks, and a run that writes a file a record of each task it
+/// counts: where those leave the method too little memory, the run is refused before it
+/// starts, with the shards that would fit (a whole N = 28: 521 million ids, 3.9 GiB; a shard
+/// of N = 28 in 300: 1.7 million ids and records, 252 MiB, beside a method that needs 644 MiB
+/// on one worker).
 #[test]
 fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
     assert_refused(
-        nqueens().args(["count", "27", "-t", "1", "--max-memory", "3G"]),
-        "a count of N = 27 in one run keeps a record of each of its",
+        nqueens().args(["count", "28", "-t", "1", "--max-memory", "3G"]),
+        "a count of N = 28 in one run keeps the ids of its 521515801 tasks, 3.9 GiB, which \
+         leaves the method too little of the 3.0 GiB allowed",
     );
     assert_refused(
-        nqueens().args(["count", "27", "-t", "1", "--max-memory", "3G"]),
-        "count it in at least 5 shards (--shard I/K)",
+        nqueens().args(["count", "28", "-t", "1", "--max-memory", "3G"]),
+        "count it in at least 99 shards (--shard I/K)",
+    );
+    assert_refused(
+        nqueens().args([
+            "count",
+            "28",
+            "--shard",
+            "0/300",
+            "-t",
+            "1",
+            "--max-memory",
+            "800M",
+        ]),
+        "shard 0/300 of N = 28 keeps the ids of its 1738387 tasks and a record of each \
+         finished one for its file, 252.0 MiB",
     );
 }
 

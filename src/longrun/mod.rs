@@ -133,17 +133,8 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     if let Some(p) = &path {
         files::remove_leftovers(p);
     }
-    let mut saver = Saver {
-        ckpt: Checkpoint::new(job.id(), long.shard, scope.len()),
-        path,
-        every: long.every,
-        last: Instant::now(),
-    };
-    if let Some(path) = &saver.path {
-        if let Some(old) = Checkpoint::load(path, &saver.ckpt)? {
-            saver.ckpt = old;
-        }
-    }
+    let ckpt = Checkpoint::new(job.id(), long.shard, scope.len());
+    let mut saver = Saver::resuming(ckpt, path, long.every, fixed)?;
     let (resumed, resumed_tally) = resumed(&saver.ckpt, &scope, tasks)?;
     // Save at once: an unwritable path fails now, not after the first interval.
     saver.save()?;
@@ -153,7 +144,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let ran = ran?;
     if ran.cancelled {
         let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
-        return Err(ran.stopped(saver.ckpt.done.len(), scope.len(), saved));
+        return Err(ran.stopped(saver.finished + resumed.len(), scope.len(), saved));
     }
     let mut tally = resumed_tally;
     tally += ran.tally;
@@ -212,8 +203,16 @@ fn run_name(job: &Job, shard: Option<Shard>) -> String {
 }
 
 /// Bytes a run holds for each task of its scope: its id in the scope and in the to-do list,
-/// and its record once finished (kept for the checkpoint or the shard file).
-const HELD_PER_TASK: u64 = (2 * std::mem::size_of::<u32>() + std::mem::size_of::<Done>()) as u64;
+/// and, in a run that writes a file (`keeps`: checkpointed or sharded), its record once
+/// finished (for the checkpoint or the shard file; a whole count without a file keeps none).
+fn held_per_task(keeps: bool) -> u64 {
+    let record = if keeps {
+        std::mem::size_of::<Done>()
+    } else {
+        0
+    };
+    (2 * std::mem::size_of::<u32>() + record) as u64
+}
 
 /// `job` for a run of `scope` tasks, with what the run holds for them in its memory estimate,
 /// if it states one (the quadrant method, whose largest plans have hundreds of millions of
@@ -232,7 +231,7 @@ fn records_within(
         files_within(&job, shard, scope)?;
     }
     let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
-    let held = scope as u64 * HELD_PER_TASK;
+    let held = scope as u64 * held_per_task(fixed);
     let Some(need) = job.memory_estimate() else {
         return Ok(job);
     };
@@ -249,7 +248,7 @@ fn records_within(
         match Job::new(n, &rest, depth) {
             Ok(j) => j,
             Err(Error::Memory(_)) => {
-                return Err(records_refused(&job, shard, (scope, held), limit))
+                return Err(records_refused(&job, (shard, fixed), (scope, held), limit))
             }
             Err(e) => return Err(e),
         }
@@ -261,18 +260,24 @@ fn records_within(
 /// Why a run's records leave its method too little memory, and how many shards would not.
 fn records_refused(
     job: &Job,
-    shard: Option<Shard>,
+    (shard, keeps): (Option<Shard>, bool),
     (scope, held): (usize, u64),
     limit: u64,
 ) -> Error {
     let show = crate::count::memory::show;
     let what = run_name(job, shard);
-    // Shards whose records take at most a quarter of the limit.
-    let shards = (job.tasks() as u64 * HELD_PER_TASK)
+    let records = if keeps {
+        " and a record of each finished one for its file"
+    } else {
+        ""
+    };
+    // Shards (which keep records for their files) whose ids and records take at most a
+    // quarter of the limit.
+    let shards = (job.tasks() as u64 * held_per_task(true))
         .div_ceil((limit / 4).max(1))
         .max(2);
     Error::Memory(format!(
-        "{what} keeps a record of each of its {scope} tasks, {}, which leaves the method too \
+        "{what} keeps the ids of its {scope} tasks{records}, {}, which leaves the method too \
          little of the {} allowed (`max_memory`; the default is half of the available memory): \
          count it in at least {shards} shards (`shard`), or raise `max_memory`",
         show(held),
@@ -308,12 +313,38 @@ fn resumed(ckpt: &Checkpoint, scope: &[u32], tasks: usize) -> Result<(Vec<u32>, 
 /// The observer that keeps the checkpoint: every finished task, saved every `every`.
 struct Saver {
     ckpt: Checkpoint,
+    /// Whether finished tasks' records are kept (for a checkpoint or a shard file).
+    keeps: bool,
+    /// The tasks this run finished.
+    finished: usize,
     path: Option<PathBuf>,
     every: Duration,
     last: Instant,
 }
 
 impl Saver {
+    /// The saver of a run with a fresh checkpoint `ckpt`, replaced by the one at `path` if
+    /// there is one (a resumed run); records kept if `keeps`.
+    fn resuming(
+        ckpt: Checkpoint,
+        path: Option<PathBuf>,
+        every: Duration,
+        keeps: bool,
+    ) -> Result<Saver> {
+        let old = match &path {
+            Some(p) => Checkpoint::load(p, &ckpt)?,
+            None => None,
+        };
+        Ok(Saver {
+            ckpt: old.unwrap_or(ckpt),
+            keeps,
+            finished: 0,
+            path,
+            every,
+            last: Instant::now(),
+        })
+    }
+
     fn save(&mut self) -> Result<()> {
         if let Some(path) = &self.path {
             self.ckpt.save(Path::new(path))?;
@@ -325,7 +356,10 @@ impl Saver {
 
 impl Observer for Saver {
     fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
-        self.ckpt.done.push(Done { id, counts: *tally });
+        self.finished += 1;
+        if self.keeps {
+            self.ckpt.done.push(Done { id, counts: *tally });
+        }
         Ok(())
     }
 
