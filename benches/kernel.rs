@@ -2,7 +2,7 @@
 //! (all tasks of a plan, one thread, no pool), so the numbers are the kernels' own.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use nqueens::internals::kernel::{builds, Found, Isa};
+use nqueens::internals::kernel::Found;
 use nqueens::internals::{Backtrack, Plan, Task, TaskKind};
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Kernel};
@@ -41,16 +41,14 @@ fn whole_board(c: &mut Criterion) {
 /// Every task's spec is counted by that build in batches of 16 (the symmetric plan's
 /// rotational task as in the engine).
 fn wide_builds(c: &mut Criterion) {
-    let all = builds(Kernel::Wide);
+    let all = Kernel::Wide.builds();
     let mut g = c.benchmark_group("kernel");
     g.sample_size(10);
     // The richest build is the one `wide` runs: benched above.
-    for &(isa, build) in &all[..all.len() - 1] {
-        let name = match isa {
-            Isa::Portable => "portable",
-            Isa::Bmi => "scalar",
-            Isa::Avx2 => "avx2",
-            Isa::Avx512 => "avx512",
+    for &build in &all[..all.len() - 1] {
+        let name = match build.name() {
+            "bmi" => "scalar",
+            name => name,
         };
         for alg in [Algorithm::Mirror, Algorithm::Symmetric] {
             for n in 10..=13u32 {
@@ -67,7 +65,7 @@ fn wide_builds(c: &mut Criterion) {
                     b.iter(|| {
                         let mut found = vec![Found::default(); specs.len()];
                         for (s, f) in specs.chunks(16).zip(found.chunks_mut(16)) {
-                            build(black_box(s), f);
+                            Kernel::Wide.count_batch_in(build, black_box(s), f);
                         }
                         let weighed = tasks.iter().zip(found).map(|(t, f)| t.weigh(f).total);
                         let whole = counter.count_tasks(&rot).into_iter().map(|t| t.total);

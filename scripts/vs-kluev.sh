@@ -6,6 +6,10 @@
 # This is a benchmark, not a build or a test: it may use ../shared.
 #
 #   scripts/vs-kluev.sh N [RUNS] [THREADS] [ALGORITHM]   (defaults: 3 runs, 2 threads, auto)
+#   BASELINE_REV=4fd7e95 scripts/vs-kluev.sh 18 5
+#     (also builds that revision in target/baseline and times it in the same rounds, so a
+#     change is compared with what it changed, and both with Kluev's, in one run;
+#     BASELINE_BIN=/path/to/nqueens takes a built binary instead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stats.sh
@@ -17,6 +21,8 @@ alg=${4:-auto}
 kluev=../shared/anchors/kluev.sh
 [ -x "$kluev" ] || { echo "vs-kluev.sh: $kluev not found (it lives in the shared folder)" >&2; exit 2; }
 prepare
+base_bin=${BASELINE_BIN:-}
+[[ -z ${BASELINE_REV:-} ]] || build_revision "$BASELINE_REV"
 known=$(awk -v n="$n" '$1==n {print $2}' data/oeis/b000170.txt)
 # kluev.sh builds its binary for N on first use (and then counts once): outside the timing.
 [ -x "/tmp/anchors-kluev/nq-$n" ] || "$kluev" "$n" "$threads" >/dev/null
@@ -27,6 +33,12 @@ for ((r = 1; r <= runs; r++)); do
   t1=$(now)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >> "$tmp/ours"
   field peak_memory_bytes "$json" > "$tmp/peak"
+  if [[ -n $base_bin ]]; then
+    t0=$(now)
+    bin=$base_bin checked_count "$n" --threads "$threads" --algorithm "$alg" >/dev/null
+    t1=$(now)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >> "$tmp/base"
+  fi
   out=$("$kluev" "$n" "$threads")
   read -r _ total secs <<<"$out"
   if [[ -n $known && $total != "$known" ]]; then
@@ -41,5 +53,11 @@ echo "# N=$n, $threads threads, $runs runs each, interleaved; CPU: $(cpu_line)"
 printf '%-10s %10s %10s %10s\n' counter median_s min_s max_s
 printf '%-10s %10.3f %10.3f %10.3f\n' "ours" "$om" "$omin" "$omax"
 printf '%-10s %10.3f %10.3f %10.3f\n' "kluev" "$km" "$kmin" "$kmax"
+if [[ -n $base_bin ]]; then
+  read -r bm bmin bmax < <(stats "$tmp/base")
+  printf '%-10s %10.3f %10.3f %10.3f\n' "base" "$bm" "$bmin" "$bmax"
+  awk -v b="$bm" -v k="$km" -v o="$om" \
+    'BEGIN { printf "ratio kluev/base %.2f; ratio base/ours %.3f\n", k / b, b / o }'
+fi
 awk -v o="$om" -v k="$km" -v p="$(cat "$tmp/peak")" \
   'BEGIN { printf "ratio kluev/ours %.2f; our peak memory %.1f MiB\n", k / o, p / 1048576 }'

@@ -38,6 +38,7 @@
 pub mod board;
 mod count;
 mod error;
+mod fnv;
 mod limits;
 pub mod longrun;
 mod names;
@@ -46,10 +47,10 @@ pub mod solve;
 pub use board::check::{is_solution, problems, Board, Problem};
 pub use board::format::{render, Format};
 pub use board::parse::parse;
+pub use count::algorithm::Algorithm;
 pub use count::kernel::Kernel;
 pub use count::memory;
 pub use count::oeis;
-pub use count::plan::Algorithm;
 pub use count::progress::Progress;
 pub use count::{count, count_unchecked, Options, Totals};
 pub use error::{Error, OsError, Result};
@@ -62,12 +63,15 @@ pub use solve::enumerate::{first_solution, unique, Solutions};
 /// versions; [`count`] and [`longrun::run`] are the stable ways in.
 pub mod internals {
     pub use crate::board::spec::Spec;
+    pub use crate::count::arch::{self, Build};
     pub use crate::count::backtrack::{self, Backtrack};
     pub use crate::count::constellations;
     pub use crate::count::engine::{self, Counter, Observer};
-    pub use crate::count::kernel::{self, Found, Isa};
-    pub use crate::count::plan::{self, Plan, PlanId, MAX_SPLIT_DEPTH};
+    pub use crate::count::kernel::{self, Found};
+    pub use crate::count::plan::{self, Plan, MAX_SPLIT_DEPTH};
+    pub use crate::count::plan_id::PlanId;
     pub use crate::count::progress;
+    pub use crate::count::quadrants::{self, Quadrants};
     pub use crate::count::rotational;
     pub use crate::count::tally::{self, Classes, Tally};
     pub use crate::count::task::{self, Task, TaskKind};

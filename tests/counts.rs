@@ -1,6 +1,6 @@
 //! The counter against the textbook reference and the OEIS tables (run with --release).
 
-use nqueens::internals::kernel::{builds, Found};
+use nqueens::internals::kernel::Found;
 use nqueens::internals::{Backtrack, Plan, Tally, TaskKind, MAX_SPLIT_DEPTH};
 use nqueens::oeis::Sequence;
 use nqueens::solve::reference;
@@ -154,7 +154,9 @@ fn kernels_agree_on_totals_for_14_and_15() {
 /// one at a time and as one batch.
 #[test]
 fn every_kernel_build_agrees_with_simple_on_every_task() {
-    let simple = builds(Kernel::Simple)[0].1;
+    let simple = |specs: &[_], out: &mut [Found]| {
+        Kernel::Simple.count_batch_in(Kernel::Simple.builds()[0], specs, out)
+    };
     for alg in ALGORITHMS {
         for n in 4..=13u32 {
             let plan = Plan::new(n, alg, 1).unwrap();
@@ -167,14 +169,15 @@ fn every_kernel_build_agrees_with_simple_on_every_task() {
             let mut want = vec![Found::default(); specs.len()];
             simple(&specs, &mut want);
             for k in Kernel::ALL {
-                for (isa, build) in builds(k) {
+                for build in k.builds() {
+                    let name = build.name();
                     let mut got = vec![Found::default(); specs.len()];
-                    build(&specs, &mut got);
-                    assert_eq!(got, want, "batch n={n} {alg:?} {k:?} {isa:?}");
+                    k.count_batch_in(build, &specs, &mut got);
+                    assert_eq!(got, want, "batch n={n} {alg:?} {k:?} {name}");
                     for (s, w) in specs.iter().zip(&want) {
                         let mut one = [Found::default()];
-                        build(std::slice::from_ref(s), &mut one);
-                        assert_eq!(one[0], *w, "n={n} {alg:?} {k:?} {isa:?}");
+                        k.count_batch_in(build, std::slice::from_ref(s), &mut one);
+                        assert_eq!(one[0], *w, "n={n} {alg:?} {k:?} {name}");
                     }
                 }
             }

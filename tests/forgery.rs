@@ -396,7 +396,9 @@ fn crafted_fields_are_refused_or_accepted_never_a_crash() {
                 }
             };
             match merge::parse(&sealed, "s.json") {
-                Ok(r) => ok_or_2(merge::merge(&[("s.json".into(), r)]).map(|_| ())),
+                Ok(r) => ok_or_2(
+                    merge::merge(&[("s.json".into(), r)], &nqueens::Options::default()).map(|_| ()),
+                ),
                 Err(e) => ok_or_2(Err(e)),
             }
             ok_or_2(Checkpoint::parse(&sealed, "c.ckpt").map(|_| ()));
@@ -405,7 +407,7 @@ fn crafted_fields_are_refused_or_accepted_never_a_crash() {
             std::fs::write(work.join("f.json"), &sealed).unwrap();
             ok_or_2(
                 status::files(std::slice::from_ref(&work))
-                    .and_then(|f| status::status(&f))
+                    .and_then(|f| status::status(&f, &nqueens::Options::default()))
                     .map(|_| ()),
             );
             tried += 1;

@@ -3,7 +3,7 @@
 use super::args::{bounded, parse_seed, parse_threads, seed_or_clock};
 use super::{named, print};
 use nqueens::longrun::audit::{audit, Recorded, Recount, Report, Sample};
-use nqueens::{Error, Kernel, Options};
+use nqueens::{Error, Kernel};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -79,7 +79,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         .collect::<nqueens::Result<Vec<_>>>()?;
     let sample = a.tasks.map_or(Sample::Share(a.sample), Sample::Tasks);
     let seed = seed_or_clock(a.seed);
-    let mut opts = Options::default();
+    let mut opts = super::options()?;
     opts.threads = a.threads;
     let how = Recount {
         kernel: a.kernel,

@@ -6,9 +6,9 @@ use super::named;
 use super::{plural, print};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::internals::engine::default_threads;
-use nqueens::internals::kernel::isa;
+use nqueens::internals::Build;
 use nqueens::oeis::Sequence;
-use nqueens::{Algorithm, Error, Kernel, Options};
+use nqueens::{Algorithm, Error, Kernel};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -182,7 +182,7 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
 /// Runs the workload `warmup + runs` times on `t` threads (every run checked by `count`);
 /// returns the row of the measured runs and the workload as the first run found it.
 fn measure(a: &BenchArgs, t: usize, bar: Option<&ProgressBar>) -> anyhow::Result<(Row, Workload)> {
-    let opts = Options::default()
+    let opts = super::options()?
         .with_threads(t)
         .with_algorithm(a.algorithm)
         .with_kernel(a.kernel);
@@ -272,7 +272,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             model: cpu_model(),
             logical_cores: num_cpus::get(),
             physical_cores: num_cpus::get_physical(),
-            features: isa().describe(),
+            features: Build::richest().describe(),
             os: std::env::consts::OS,
             arch: std::env::consts::ARCH,
         },

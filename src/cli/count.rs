@@ -217,7 +217,7 @@ fn beyond_the_table(n: u32, algorithm: Algorithm) -> Option<String> {
 }
 
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
-    let mut opts = a.engine.options();
+    let mut opts = a.engine.options()?;
     opts.placed = a.place.queens(a.n as usize, None)?;
     if let Some(cost) = beyond_the_table(a.n, opts.resolved_algorithm(a.n))
         .filter(|_| opts.placed.is_empty() && !a.quiet)

@@ -2,7 +2,8 @@
 
 use super::args::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
 use super::{plural, print, EngineArgs};
-use nqueens::longrun::estimate::{estimate, Ask, Estimate, Projected, MAX_DRAWS};
+use nqueens::longrun::estimate::{estimate, Ask, Estimate, MAX_DRAWS};
+use nqueens::longrun::projection::Projected;
 use nqueens::memory::show;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -70,7 +71,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         seed,
         warn: Some(|m| note!("note: {m}")),
     };
-    let e = estimate(a.n, &a.engine.options(), ask)?;
+    let e = estimate(a.n, &a.engine.options()?, ask)?;
     if a.json {
         print(&(serde_json::to_string(&e)? + "\n"))
     } else {

@@ -29,5 +29,5 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         .iter()
         .map(|f| Ok((f.display().to_string(), read(f)?)))
         .collect::<nqueens::Result<Vec<_>>>()?;
-    report_out(&merge(&parts)?, a.json)
+    report_out(&merge(&parts, &super::options()?)?, a.json)
 }

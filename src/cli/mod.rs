@@ -4,6 +4,7 @@ mod args;
 mod audit;
 mod bench;
 mod count;
+mod env;
 mod estimate;
 mod export;
 mod merge;
@@ -32,6 +33,12 @@ use std::str::FromStr;
 /// Exit codes: 0 success; 1 runtime failure (and, for `verify`, a board that is not a
 /// solution); 2 bad usage or input; 3 a computed count disagrees with a known value; 130 / 143
 /// a count stopped by Ctrl-C / SIGTERM.
+///
+/// Environment (for tests and measurements; empty is unset): NQUEENS_QUARTER_PARTS=P counts
+/// with the quadrant method's striped plan in P parts (1 to 64) at any N, a plan of its own
+/// that every command reading its files needs the same P for; NQUEENS_QUARTER_SLICES=1
+/// counts from quarter slices at any N (the same plan and counts); NQUEENS_QUADRANT_BUILD=B
+/// caps the quadrant method's vector build at portable, avx2 or avx512.
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version, about, long_about)]
 pub struct Cli {
@@ -116,15 +123,21 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The library's options for these arguments.
-    pub fn options(&self) -> Options {
-        let mut o = Options::default().with_kernel(self.kernel);
+    /// The library's options for these arguments (and the environment's, [`env`]).
+    pub fn options(&self) -> Result<Options, Error> {
+        let mut o = options()?.with_kernel(self.kernel);
         o.algorithm = self.algorithm;
         o.threads = self.threads;
         o.split_depth = self.split_depth;
         o.max_memory = self.max_memory;
-        o
+        Ok(o)
     }
+}
+
+/// The library's default options with what the environment sets ([`env`]): what commands
+/// without counting flags (`merge`, `status`, `audit`) rebuild plans with.
+pub fn options() -> Result<Options, Error> {
+    Ok(Options::default().with_quadrants(env::quadrant_settings()?))
 }
 
 /// Queens placed before the search, for `count`, `solve` and `list`.
@@ -286,13 +299,14 @@ pub fn guard_stdout() {
 /// Maps an error to the process exit code (see `nqueens --help`).
 /// The library's options as its messages name them (`` `max_memory` ``: the field of
 /// `Options` or `LongRun`), and the flags that set them on the command line.
-const FLAGS: [(&str, &str); 6] = [
+const FLAGS: [(&str, &str); 7] = [
     ("`max_memory`", "--max-memory"),
     ("`shard`", "--shard I/K"),
     ("`threads`", "--threads"),
     ("the `symmetric` algorithm", "--algorithm symmetric"),
     ("a `checkpoint` file", "a --checkpoint file"),
     ("`checkpoint` file", "--checkpoint file"),
+    ("`quadrants.parts`", env::PARTS),
 ];
 
 /// A library message as the command line says it: the options it names become the flags

@@ -29,7 +29,7 @@ pub struct StatusArgs {
 }
 
 pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
-    let s = status(&files(&a.paths)?)?;
+    let s = status(&files(&a.paths)?, &super::options()?)?;
     if a.json {
         let mut v = serde_json::to_value(&s)?;
         v["complete"] = s.complete().into();

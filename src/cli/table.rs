@@ -78,7 +78,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
     } else {
         Sequence::A000170
     };
-    let opts = a.engine.options();
+    let opts = a.engine.options()?;
     let counts_unique = |alg| matches!(alg, Algorithm::Symmetric | Algorithm::Quadrants);
     if let Some(alg) = opts.algorithm.filter(|&a| a != Algorithm::Auto) {
         if a.unique && !counts_unique(alg) {

@@ -38,12 +38,14 @@
 //! themselves symmetric are found fewer times, which the rotational task corrects
 //! ([`super::tally::Classes`]).
 
+use super::algorithm::Algorithm;
 use super::constellations::constellations;
+use super::plan_id::PlanId;
 use super::task::{Task, TaskKind};
 use crate::board::check::placements;
 use crate::board::masks::check_n;
 use crate::error::{Error, Result};
-use crate::names::named_enum;
+use crate::fnv::Fnv;
 
 /// The deepest `--split-depth`.
 pub const MAX_SPLIT_DEPTH: u32 = 3;
@@ -56,75 +58,6 @@ pub const LATE_EXTRA_DEPTH: u32 = 2;
 /// at split depth 3 has 12.6 million): a plan that would have more is refused as it is
 /// built, never allocated whole.
 pub const MAX_PLAN_TASKS: usize = 1 << 24;
-
-/// How the backtracking method uses the board's symmetry.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum Algorithm {
-    /// Every placement of row 0 is searched; no symmetry: the simplest plan, kept as a
-    /// cross-check of the others.
-    Plain,
-    /// Mirror halving: only the left half of row 0 is searched and counted twice (plus the
-    /// middle column once for odd N).
-    Mirror,
-    /// All 8 symmetries: border queens placed first, one representative per class, each
-    /// solution weighted by its orbit (2, 4 or 8); gives the unique count (A002562) too.
-    #[default]
-    Symmetric,
-    /// Not backtracking: half-boards joined from quarter-boards and matched by their diagonals
-    /// (the quadrant method); N from 4 to 28, no placed queens.
-    Quadrants,
-    /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 17 (up to
-    /// 28, without placed queens), else `symmetric` (`plain` with placed queens). The
-    /// crossover was measured (docs/PERFORMANCE.md).
-    Auto,
-}
-
-named_enum!(Algorithm, "algorithm", {
-    Plain => "plain",
-    Mirror => "mirror",
-    Symmetric => "symmetric",
-    Quadrants => "quadrants",
-    Auto => "auto",
-});
-
-impl Algorithm {
-    /// The algorithm `auto` picks for an `n` board, with queens placed or not.
-    pub fn auto(n: u32, placed: bool) -> Algorithm {
-        let quadrants = if n.is_multiple_of(2) {
-            n >= 16
-        } else {
-            n >= 17
-        };
-        match () {
-            _ if placed => Algorithm::Plain,
-            _ if quadrants && n <= super::quadrants::MAX_N => Algorithm::Quadrants,
-            _ => Algorithm::Symmetric,
-        }
-    }
-
-    /// Roughly the CPU nanoseconds a solution costs with this algorithm on large boards, at
-    /// one thread (docs/PERFORMANCE.md rows 19 and 22): the quadrant method about 1.8 at
-    /// N = 28 by the AVX2 build on an AMD EPYC Zen 5, 1.2 by the AVX-512 build on an Intel
-    /// Xeon; the backtrackers at N = 18 and 19 on the Xeon (their cost grows a few percent
-    /// per N). A scale for notes before long counts, never a measurement; `Auto` as what it
-    /// picks past the quadrant method.
-    pub fn rough_ns_per_solution(self) -> f64 {
-        match self {
-            Algorithm::Quadrants => 2.0,
-            Algorithm::Mirror => 34.0,
-            Algorithm::Plain => 62.0,
-            Algorithm::Symmetric | Algorithm::Auto => 13.0,
-        }
-    }
-
-    /// The backtracking algorithms (they use a kernel and a split depth).
-    pub const BACKTRACKING: [Algorithm; 3] =
-        [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];
-}
 
 /// The deterministic list of tasks for one count. Built only by [`Plan::new`] and
 /// [`Plan::with_placed`], and never changed after: its [`Plan::fingerprint`] stays true.
@@ -154,6 +87,23 @@ impl Plan {
         let placed = placements(n as usize, placed)?;
         let placed: Vec<(u8, u8)> = placed.iter().map(|&(r, c)| (r as u8, c as u8)).collect();
         Plan::build(n, Algorithm::Plain, split_depth, &placed)
+    }
+
+    /// Rebuilds the backtracking plan `id` names and checks its fingerprint.
+    pub fn from_id(id: &PlanId) -> Result<Plan> {
+        if id.placed.iter().any(|q| q[0] == 0 || q[1] == 0) {
+            return Err(Error::Input(
+                "placed queens are written 1-based: a 0 is not a row or column".into(),
+            ));
+        }
+        let placed: Vec<(usize, usize)> = id.placed.iter().map(|q| (q[0] - 1, q[1] - 1)).collect();
+        let plan = if placed.is_empty() {
+            Plan::new(id.n, id.algorithm, id.split_depth)?
+        } else {
+            Plan::with_placed(id.n, id.split_depth, &placed)?
+        };
+        id.check_fingerprint(&plan.fingerprint())?;
+        Ok(plan)
     }
 
     /// Board size.
@@ -312,94 +262,6 @@ fn seeds(n: u32, algorithm: Algorithm) -> (Vec<Task>, u32) {
         }
         Algorithm::Symmetric if n < 4 => (vec![Task::new(TaskKind::Tiny, &[])], 1),
         Algorithm::Symmetric | Algorithm::Quadrants | Algorithm::Auto => (constellations(n), 1),
-    }
-}
-
-/// A plan as written in checkpoint and shard files: enough to rebuild it and to check that
-/// it is the same plan (see [`Plan::fingerprint`]).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct PlanId {
-    /// Board size.
-    pub n: u32,
-    /// The algorithm (its name in the files).
-    pub algorithm: Algorithm,
-    /// The split depth.
-    pub split_depth: u32,
-    /// Placed queens, 1-based `[row, col]`.
-    pub placed: Vec<[usize; 2]>,
-    /// The plan's fingerprint.
-    pub fingerprint: String,
-}
-
-impl PlanId {
-    /// Rebuilds the backtracking plan this id names and checks its fingerprint.
-    pub fn rebuild(&self) -> Result<Plan> {
-        let algorithm = self.algorithm;
-        if self.placed.iter().any(|q| q[0] == 0 || q[1] == 0) {
-            return Err(Error::Input(
-                "placed queens are written 1-based: a 0 is not a row or column".into(),
-            ));
-        }
-        let placed: Vec<(usize, usize)> =
-            self.placed.iter().map(|q| (q[0] - 1, q[1] - 1)).collect();
-        let plan = if placed.is_empty() {
-            Plan::new(self.n, algorithm, self.split_depth)?
-        } else {
-            Plan::with_placed(self.n, self.split_depth, &placed)?
-        };
-        self.check_fingerprint(&plan.fingerprint())?;
-        Ok(plan)
-    }
-
-    /// Refuses an id whose fingerprint is not `rebuilt`, the fingerprint of the plan this
-    /// nqueens makes from the same description.
-    pub fn check_fingerprint(&self, rebuilt: &str) -> Result<()> {
-        if rebuilt != self.fingerprint {
-            return Err(Error::Input(format!(
-                "plan fingerprint {} is not this nqueens' plan {rebuilt} for {}: made by a \
-                 different version",
-                self.fingerprint,
-                self.describe()
-            )));
-        }
-        Ok(())
-    }
-
-    /// `N=17, algorithm symmetric, split depth 2[, placed 1:2 ...]`.
-    pub fn describe(&self) -> String {
-        let placed = if self.placed.is_empty() {
-            String::new()
-        } else {
-            format!(", placed {}", crate::board::format::squares(&self.placed))
-        };
-        format!(
-            "N={}, algorithm {}, split depth {}{placed}",
-            self.n, self.algorithm, self.split_depth
-        )
-    }
-}
-
-/// FNV-1a, 64 bits: a small, stable, dependency-free hash for fingerprints and checksums.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    /// The empty hash.
-    pub(crate) fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    /// Feeds bytes.
-    pub(crate) fn bytes(&mut self, b: &[u8]) {
-        for &x in b {
-            self.0 ^= x as u64;
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    /// The hash as 16 hex digits.
-    pub(crate) fn hex(&self) -> String {
-        format!("{:016x}", self.0)
     }
 }
 

@@ -13,7 +13,7 @@
 use super::checkpoint::Done;
 use super::RunFile;
 use crate::count::engine::Observer;
-use crate::count::plan::PlanId;
+use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::count::{Job, Options};
 use crate::error::{Error, Result};

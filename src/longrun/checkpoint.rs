@@ -20,7 +20,7 @@
 
 use super::files;
 use super::shard::Shard;
-use crate::count::plan::PlanId;
+use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

@@ -15,6 +15,7 @@
 //! on odd boards) has each drawn task counted twice: alone, as a shard's scattered tasks are,
 //! then again as among its neighbours in a whole count; both are projected.
 
+use super::projection::{project, project_ratio, Projected};
 use crate::count::engine::{Counter, Work};
 use crate::count::memory;
 use crate::count::oeis::Sequence;
@@ -62,16 +63,6 @@ pub struct Sampled {
     pub alone_seconds: f64,
     /// Its solutions.
     pub solutions: u128,
-}
-
-/// A projection with its 95% interval (`None` with fewer than two samples).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Projected {
-    /// The central value.
-    pub value: f64,
-    /// The interval's ends.
-    pub low: Option<f64>,
-    pub high: Option<f64>,
 }
 
 /// What an estimate found.
@@ -203,69 +194,6 @@ fn process_seconds(start: Instant) -> f64 {
         }
     }
     start.elapsed().as_secs_f64()
-}
-
-/// Student's t for a two-sided 95% interval with `df` degrees of freedom.
-fn student_95(df: usize) -> f64 {
-    const T: [f64; 10] = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
-    match df {
-        0 => f64::INFINITY,
-        1..=10 => T[df - 1],
-        11..=20 => 2.09 + (20 - df) as f64 * 0.014,
-        21..=30 => 2.04 + (30 - df) as f64 * 0.005,
-        31..=60 => 2.0 + (60 - df) as f64 * 0.0013,
-        _ => 1.96,
-    }
-}
-
-/// `total` times the mean of `ratios`, with the mean's 95% interval.
-/// `scale` times the ratio of the means of `num` and `den` (draws weighted alike), with its
-/// 95% interval by the ratio's linearised variance; none when `den` sums to 0.
-fn project_ratio(scale: f64, num: &[f64], den: &[f64]) -> Option<Projected> {
-    let m = num.len() as f64;
-    let (mn, md) = (num.iter().sum::<f64>() / m, den.iter().sum::<f64>() / m);
-    if md <= 0.0 {
-        return None;
-    }
-    let r = mn / md;
-    if num.len() < 2 {
-        return Some(Projected {
-            value: scale * r,
-            low: None,
-            high: None,
-        });
-    }
-    let var = num
-        .iter()
-        .zip(den)
-        .map(|(a, b)| (a - r * b).powi(2))
-        .sum::<f64>()
-        / (m - 1.0);
-    let half = student_95(num.len() - 1) * (var / m).sqrt() / md;
-    Some(Projected {
-        value: scale * r,
-        low: Some((scale * (r - half)).max(0.0)),
-        high: Some(scale * (r + half)),
-    })
-}
-
-fn project(total: f64, ratios: &[f64]) -> Projected {
-    let m = ratios.len() as f64;
-    let mean = ratios.iter().sum::<f64>() / m;
-    if ratios.len() < 2 {
-        return Projected {
-            value: total * mean,
-            low: None,
-            high: None,
-        };
-    }
-    let var = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (m - 1.0);
-    let half = student_95(ratios.len() - 1) * (var / m).sqrt();
-    Projected {
-        value: total * mean,
-        low: Some((total * (mean - half)).max(0.0)),
-        high: Some(total * (mean + half)),
-    }
 }
 
 /// The most draws of one estimate: more would only repeat the plan's tasks (a plan that small
@@ -416,8 +344,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     }
     let start = Instant::now();
     let cpu = process_seconds(start);
-    let opts = super::pinned(n, opts).unwrap_or_else(|| opts.clone());
-    let job = Job::new(n, &opts, Some(super::LONG_RUN_SPLIT_DEPTH))?;
+    let job = Job::new(n, opts, Some(super::LONG_RUN_SPLIT_DEPTH))?;
     let counter = job.counter();
     let work = Work::of(counter.as_ref());
     let setup_seconds = process_seconds(start) - cpu;
@@ -524,20 +451,5 @@ mod tests {
         // Small boards, and a budget that covers the tasks, are not.
         assert_eq!(warned(20, Symmetric, 60.0), None);
         assert_eq!(warned(29, Symmetric, 1e7), None);
-    }
-
-    #[test]
-    fn projections_scale_the_mean_ratio_with_an_interval() {
-        let p = project(100.0, &[1.0, 1.0, 1.0]);
-        assert_eq!((p.value, p.low, p.high), (100.0, Some(100.0), Some(100.0)));
-        let p = project(100.0, &[0.5, 1.5]);
-        assert_eq!(p.value, 100.0);
-        assert!(p.low == Some(0.0) && p.high.unwrap() > 600.0, "{p:?}");
-        let p = project_ratio(10.0, &[2.0, 4.0], &[1.0, 2.0]).unwrap();
-        assert_eq!((p.value, p.low, p.high), (20.0, Some(20.0), Some(20.0)));
-        assert!(project_ratio(10.0, &[2.0], &[0.0]).is_none());
-        let p = project(10.0, &[2.0]);
-        assert_eq!((p.value, p.low), (20.0, None));
-        assert!(student_95(100) < student_95(10) && student_95(10) < student_95(1));
     }
 }

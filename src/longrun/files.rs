@@ -150,7 +150,7 @@ impl Lock {
 /// The seal of a checkpoint or shard file: FNV-1a 64 of `value` serialised as compact JSON
 /// (with its own `checksum` field empty), in hex. It catches accidents, not forgery.
 pub fn digest<T: serde::Serialize>(value: &T) -> String {
-    let mut h = crate::count::plan::Fnv::new();
+    let mut h = crate::fnv::Fnv::new();
     h.bytes(serde_json::to_string(value).unwrap_or_default().as_bytes());
     h.hex()
 }
@@ -165,7 +165,7 @@ pub fn text_digest(text: &str) -> Option<String> {
     let text = text.trim();
     let at = text.rfind(KEY)? + KEY.len();
     let end = at + text[at..].find('"')?;
-    let mut h = crate::count::plan::Fnv::new();
+    let mut h = crate::fnv::Fnv::new();
     h.bytes(&text.as_bytes()[..at]);
     h.bytes(&text.as_bytes()[end..]);
     Some(h.hex())

@@ -6,7 +6,7 @@ use super::files;
 use super::shard::{Assignment, Shard, MAX_SHARDS};
 use crate::count::engine::Work;
 use crate::count::kernel::Kernel;
-use crate::count::plan::PlanId;
+use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
@@ -146,13 +146,13 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
 }
 
 /// Checks that `parts` (with their file names) are all `K` shards of one plan, each exactly
-/// once, rebuilds that plan and checks its fingerprint and each shard's task count; returns
+/// once, rebuilds that plan (as `opts` make it: their quadrant settings) and checks its fingerprint and each shard's task count; returns
 /// the totals of the whole count (`threads` and `elapsed` are the shards' sums; the kernel is
 /// the first shard's). Not cross-checked: see [`Totals::cross_check`].
-pub fn merge(parts: &[(String, ShardResult)]) -> Result<Totals> {
+pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Totals> {
     let (first_name, first) = check_set(parts)?;
-    let job = Job::from_id(&first.plan, &Options::default())
-        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
+    let job =
+        Job::from_id(&first.plan, opts).map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
     let tally = check_tasks(&job, parts)?;
     if !tally.whole_consistent() {
         return Err(Error::Input(format!(

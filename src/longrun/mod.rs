@@ -12,6 +12,7 @@ pub mod checkpoint;
 pub mod estimate;
 pub mod files;
 pub mod merge;
+pub mod projection;
 pub mod shard;
 pub mod status;
 
@@ -19,7 +20,6 @@ use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
 use self::shard::{Assignment, Shard};
 use crate::count::engine::{Observer, Work};
-use crate::count::plan::Algorithm;
 use crate::count::tally::Tally;
 use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
@@ -94,28 +94,10 @@ pub enum Outcome {
     Shard(ShardResult),
 }
 
-/// The options of a run that is saved or split, whose plan must be the same on every machine:
-/// `auto` resolved by what was asked alone (never by this machine's memory), so that a method
-/// that does not fit is refused before anything is counted. `None` when `opts` name the
-/// algorithm already.
-fn pinned(n: u32, opts: &Options) -> Option<Options> {
-    if opts.algorithm.is_some_and(|a| a != Algorithm::Auto) {
-        return None;
-    }
-    let mut a = opts.resolved_algorithm(n);
-    if a == Algorithm::Quadrants && opts.split_depth.is_some() {
-        // Only backtracking has a split depth.
-        a = Algorithm::Symmetric;
-    }
-    Some(opts.clone().with_algorithm(a))
-}
-
 /// Counts an `n` board as `opts` and `long` say (see the module docs). Cancelled, it saves the
 /// checkpoint and returns [`Error::Cancelled`].
 pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let fixed = long.checkpoint.is_some() || long.shard.is_some();
-    let pinned = fixed.then(|| pinned(n, opts)).flatten();
-    let opts = pinned.as_ref().unwrap_or(opts);
     let job = Job::new(n, opts, fixed.then_some(LONG_RUN_SPLIT_DEPTH))?;
     let tasks = job.tasks();
     // Expected work per task: the shard assignment and the progress both use it.

@@ -9,7 +9,7 @@ use super::merge::{self, ShardResult};
 use super::shard::Assignment;
 use super::RunFile;
 use crate::count::engine::Work;
-use crate::count::plan::PlanId;
+use crate::count::plan_id::PlanId;
 use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -141,7 +141,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// Reads `files` (see [`files`]) and says where the run stands. A file that cannot be read,
 /// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
 /// checkpoint is skipped.
-pub fn status(files: &[PathBuf]) -> Result<Status> {
+pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     let mut found: Vec<(String, RunFile)> = Vec::new();
     for f in files {
         if let Some(r) = RunFile::read(f)? {
@@ -149,7 +149,7 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
         }
     }
     let (plan, k) = the_run(&found)?;
-    let job = Job::from_id(&plan, &Options::default())?;
+    let job = Job::from_id(&plan, opts)?;
     let work = Work::of(job.counter().as_ref());
     let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
@@ -192,7 +192,15 @@ pub fn status(files: &[PathBuf]) -> Result<Status> {
             }
         }
     }
-    summarise(plan, k, states, foreign, &results, &shard_work, all_work)
+    summarise(
+        plan,
+        k,
+        states,
+        foreign,
+        (&results, opts),
+        &shard_work,
+        all_work,
+    )
 }
 
 /// The run the files are of: the (plan, K) most of them belong to.
@@ -221,7 +229,7 @@ fn summarise(
     k: u32,
     states: Vec<ShardState>,
     foreign: Vec<String>,
-    results: &[(String, ShardResult)],
+    (results, opts): (&[(String, ShardResult)], &Options),
     shard_work: &[f64],
     all_work: f64,
 ) -> Result<Status> {
@@ -254,7 +262,7 @@ fn summarise(
     let left = (all_work - done_work).max(0.0);
     let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
     let (merged, merge_error) = if finished == k as usize {
-        match merge::merge(results) {
+        match merge::merge(results, opts) {
             Ok(t) => (Some(t), None),
             Err(e) => (None, Some(e.to_string())),
         }

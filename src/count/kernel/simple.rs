@@ -10,15 +10,12 @@ pub fn portable(specs: &[Spec], out: &mut [Found]) {
     }
 }
 
-/// The build with popcnt, bmi1 and bmi2.
-///
-/// # Safety
-/// The CPU must have popcnt, bmi1 and bmi2 ([`super::Isa::Bmi`]).
+/// The build with popcnt, bmi1 and bmi2 (the token proves the CPU has them).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2")]
-pub unsafe fn bmi(specs: &[Spec], out: &mut [Found]) {
+pub fn bmi(_: crate::count::arch::Bmi, specs: &[Spec], out: &mut [Found]) {
     for (s, o) in specs.iter().zip(out) {
-        *o = start(s, |s, c| rec_bmi(s, 0, 0, 0, 0, c));
+        // SAFETY: the token exists, so the CPU has what `rec_bmi` is compiled for.
+        *o = start(s, |s, c| unsafe { rec_bmi(s, 0, 0, 0, 0, c) });
     }
 }
 

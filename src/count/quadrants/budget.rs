@@ -1,14 +1,15 @@
 //! The quadrant method's memory budget and work estimates: what a count needs (the quarter
 //! table, the plan, each worker's filtered quarters, half-boards and matcher), checked against
-//! the limit before anything large is built, and each task's expected work.
+//! the limit before anything large is built ([`Sizes::budget`]), and each task's expected work
+//! ([`Sizes::task_estimate`]).
 
-use super::halves::SliceSet;
+use super::geometry::ColumnSets;
 use super::matcher::sieve::Sieve;
 use super::matcher::{Matcher, BLOCK, SPARE_BYTES};
 use super::memo::Memo;
-use super::plan::{QTask, RowSet};
-use super::quarter::{self, Quarter};
-use super::Quadrants;
+use super::plan::{Layout, QTask, RowSet};
+use super::quarter::{self, rows, Quarter, SliceSet, TABLE_MAX_N};
+use super::rowset::Pieces;
 use crate::count::memory;
 use crate::error::{Error, Result};
 
@@ -23,7 +24,7 @@ const MEMO_BYTES: usize = 256 << 20;
 /// Bytes of one filtered quarter in a [`Memo`] (its meet and its key).
 const MEMO_ENTRY: usize = 16;
 
-/// Row sets sampled for the largest worker's need in [`Quadrants::memory_estimate`].
+/// Row sets sampled for the largest worker's need in [`Sizes::need`].
 const SAMPLED: usize = 256;
 
 /// Row sets sampled without a table (each has its slices built to be measured).
@@ -44,92 +45,91 @@ struct Need {
     halves: u64,
 }
 
-impl Quadrants {
-    /// The memory the count of an `n` board needs at least, before anything is built: the
-    /// quarter table (the workers' half-boards come on top: [`Quadrants::memory_estimate`]).
-    pub fn memory_floor(n: u32) -> u64 {
-        if n <= super::TABLE_MAX_N {
-            quarter::bytes_needed(n / 2) as u64
-        } else {
-            0
-        }
-    }
+/// What a count may hold within its memory limit ([`Sizes::budget`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Budget {
+    /// How much of a row set a worker holds at once.
+    pub pieces: Pieces,
+    /// The memory the count is estimated to need: the process itself, the quarter table, the
+    /// plan, and per worker its quarter slices or filtered quarters and its largest row set's
+    /// half-boards and matcher (bounded from the quarter table or slices of a sample of row
+    /// sets, times 4 for the ones not sampled and the allocator's slack), those at most the
+    /// worker's share of the limit (more is counted in pieces).
+    pub memory: u64,
+}
 
-    /// Plans the count of an `n` board within `limit` bytes with `threads` workers: a row set
-    /// whose half-boards would not fit a worker's share is counted in pieces that do
-    /// ([`Quadrants::piece`]). Refused, with what it would need and how to need less, only
-    /// when the table and the workers' slices or memo leave too little for pieces of
-    /// [`MIN_PIECE_BYTES`]. The quarter table's size is checked before it is built, the whole
-    /// estimate after.
-    pub fn within(n: u32, threads: usize, limit: u64) -> Result<Quadrants> {
-        super::applies(n).map_err(Error::Usage)?;
-        let refuse = |needed: u64, what: &str| {
-            Error::Memory(format!(
-                "the quadrant method needs at least {} for N = {n} ({what}), more than the {} \
-                 allowed (`max_memory`; the default is half of the available memory): raise \
-                 `max_memory`, use fewer `threads`, or count with the `symmetric` algorithm \
-                 (backtracking needs almost no memory)",
-                memory::show(needed),
-                memory::show(limit)
-            ))
-        };
-        let floor = Quadrants::memory_floor(n);
-        if floor > limit {
-            return Err(refuse(floor, "its quarter table alone"));
-        }
-        // The whole estimate from the table's index, before its placements are stored.
-        // NQUEENS_QUARTER_SLICES=1 takes the slices' path at any size (the same plan and
-        // counts): how scripts/slices-exact.sh checks it on boards with known counts.
-        let slices = std::env::var_os("NQUEENS_QUARTER_SLICES").is_some_and(|v| v == "1");
-        let mut q = Quadrants::planned(n, slices)?;
-        let need = q.need();
+/// The memory the count of an `n` board needs at least, before anything is built: the
+/// quarter table (the workers' half-boards come on top: [`Sizes::budget`]).
+pub(super) fn memory_floor(n: u32) -> u64 {
+    if n <= TABLE_MAX_N {
+        quarter::bytes_needed(n / 2) as u64
+    } else {
+        0
+    }
+}
+
+/// What a plan's memory and work are estimated from.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sizes<'a> {
+    /// The plan.
+    pub layout: &'a Layout,
+    /// Its halves' column sets.
+    pub column_sets: &'a ColumnSets,
+    /// The quarter table up to [`TABLE_MAX_N`] (its index is enough: its placements need not
+    /// be stored).
+    pub table: Option<&'a Quarter>,
+    /// Whether the workers count from quarter slices built per row set, not from the table.
+    pub slices: bool,
+}
+
+impl Sizes<'_> {
+    /// What the count may hold within `limit` bytes with `threads` workers: a row set whose
+    /// half-boards would not fit a worker's share is counted in pieces that do. Refused, with
+    /// what it would need and how to need less, only when the table and the workers' slices
+    /// or memo leave too little for pieces of [`MIN_PIECE_BYTES`].
+    pub fn budget(&self, threads: usize, limit: u64) -> Result<Budget> {
+        let n = self.layout.geometry.n;
+        let need = self.need();
         let workers = threads.max(1) as u64;
         let fixed = need.shared + workers * need.worker;
         let room = limit.saturating_sub(fixed) / workers;
         if room < MIN_PIECE_BYTES {
-            return Err(refuse(
+            return Err(refused(
+                n,
                 fixed + workers * MIN_PIECE_BYTES,
                 &format!(
                     "the table, and {threads} workers' quarters with half-boards in pieces \
                      of {}",
                     memory::show(MIN_PIECE_BYTES)
                 ),
+                limit,
             ));
         }
-        q.piece = usize::try_from(room / q.bytes_per_key()).unwrap_or(usize::MAX);
-        q.room = room;
-        q.memory = fixed + workers * need.halves.min(room);
-        q.fill();
-        Ok(q)
-    }
-
-    /// The memory the count is estimated to need ([`Quadrants::within`]): the process
-    /// itself, the quarter table, the plan, and per worker its quarter slices or filtered
-    /// quarters and its largest row set's half-boards and matcher (bounded from the quarter
-    /// table or slices of a sample of row sets, times 4 for the ones not sampled and the
-    /// allocator's slack), those at most the worker's share of the limit (more is counted in
-    /// pieces).
-    pub fn memory_estimate(&self) -> u64 {
-        self.memory
+        Ok(Budget {
+            pieces: Pieces {
+                halves: Some(usize::try_from(room / self.bytes_per_key()).unwrap_or(usize::MAX)),
+                room: Some(room),
+            },
+            memory: fixed + workers * need.halves.min(room),
+        })
     }
 
     /// Bytes a worker holds per half-board of a piece, counting both sides: each side's keys
     /// (8 bytes, up to twice that as their vectors grow), the sieve's copy of the stored side
     /// and its query lists (the queries filtered at each split on the way down, about three
     /// times the queries), and the matchers' tables for the stored side's
-    /// ([`Sieve::blocks_bound`]). [`Quadrants::piece`] is the room over it: sides within it
+    /// ([`Sieve::blocks_bound`]). [`Pieces::halves`] is the room over it: sides within it
     /// are counted in one piece whichever is stored; past it the stored pieces are sized by
-    /// what their sieve's tables cost, known before they are built
-    /// ([`Quadrants::store_piece`]).
-    fn bytes_per_key(&self) -> u64 {
-        let bits = 2 * (2 * self.layout.h - 1);
+    /// what their sieve's tables cost, known before they are built.
+    pub fn bytes_per_key(&self) -> u64 {
+        let bits = self.layout.geometry.key_bits();
         (2 * 16 + 8 + 3 * 8 + Sieve::blocks_bound(BLOCK) * Matcher::bytes_for(BLOCK, bits) / BLOCK)
             as u64
     }
 
     /// What the count needs ([`Need`]), from a sample of row sets.
     fn need(&self) -> Need {
-        let bits = 2 * (2 * self.layout.h - 1);
+        let bits = self.layout.geometry.key_bits();
         // Without a table each sampled row set's slices are built to be measured: fewer.
         let sampled = if self.slices { SLICES_SAMPLED } else { SAMPLED };
         let tasks = self.layout.tasks() as u64 - 1;
@@ -155,7 +155,7 @@ impl Quadrants {
                 (halves, slices.bytes())
             })
             .fold((0, 0), |(h, s), (h2, s2)| (h.max(h2), s.max(s2)));
-        let table = match &self.table {
+        let table = match self.table {
             Some(t) if self.slices => t.index_bytes(),
             Some(t) => t.bytes(),
             None => 0,
@@ -179,7 +179,7 @@ impl Quadrants {
 
     /// A task's expected work: with a table, the bounds of its row sets' pairs; past it, its
     /// combinations times the share symmetry keeps (visiting them costs too much there).
-    pub(super) fn task_estimate(&self, t: QTask) -> u64 {
+    pub fn task_estimate(&self, t: QTask) -> u64 {
         match t {
             QTask::Rows {
                 middle, start, len, ..
@@ -200,27 +200,26 @@ impl Quadrants {
 
     /// The most filtered quarters a worker keeps ([`Memo`]): all four quadrants' lists, up to
     /// [`MEMO_BYTES`].
-    pub(super) fn memo_cap(&self) -> usize {
-        let placements = self.table.as_ref().map_or(0, |t| t.len());
+    pub fn memo_cap(&self) -> usize {
+        let placements = self.table.map_or(0, |t| t.len());
         (4 * placements).min(MEMO_BYTES / MEMO_ENTRY)
     }
 
     /// Whether workers keep their filtered quarters: always on an odd board (the lists are
     /// read again by the row sets of each middle configuration), on an even board only when
     /// all of them fit under the cap (up to N = 18; at N = 20 refilling would cost more than
-    /// it saves).
-    pub(super) fn memo_used(&self) -> bool {
-        let Some(table) = self.table.as_ref().filter(|_| !self.slices) else {
-            // Past the table its dense slots (4 · 4^h) would not fit a worker.
+    /// it saves). Never past the table (its dense slots, 4 · 4^h, would not fit a worker).
+    pub fn memo_used(&self) -> bool {
+        let Some(table) = self.table.filter(|_| !self.slices) else {
             return false;
         };
-        !self.layout.n.is_multiple_of(2) || 4 * table.len() <= MEMO_BYTES / MEMO_ENTRY
+        !self.layout.geometry.even() || 4 * table.len() <= MEMO_BYTES / MEMO_ENTRY
     }
 
     /// The bytes a worker's memo of filtered quarters holds at most.
     fn memo_bytes(&self) -> usize {
         if self.memo_used() {
-            Memo::bytes_for(4 << (2 * self.layout.h), self.memo_cap())
+            Memo::bytes_for(4 << (2 * self.layout.geometry.h), self.memo_cap())
         } else {
             0
         }
@@ -228,9 +227,10 @@ impl Quadrants {
 
     /// An upper bound of the half-boards on `rows` with the half's free columns `free`: the
     /// pairs of north and south quarter placements before their diagonals are compared.
-    fn side_bound(&self, slices: &SliceSet, rows: u32, free: u32) -> u64 {
-        let [north, south] = self.quarter_rows(rows);
-        let (top, bottom) = (self.rows(slices, north), self.rows(slices, south));
+    fn side_bound(&self, slices: &SliceSet, rows_of: u32, free: u32) -> u64 {
+        let [north, south] = self.layout.geometry.quarter_rows(rows_of);
+        let table = self.table.filter(|_| !self.slices);
+        let (top, bottom) = (rows(table, slices, north), rows(table, slices, south));
         self.column_sets
             .get(free, north.count_ones())
             .iter()
@@ -241,12 +241,13 @@ impl Quadrants {
     /// Upper bounds of the east and the west half-boards of a row set (its slices built in
     /// `slices` when there is no table).
     fn sides_bound(&self, slices: &mut SliceSet, r: &RowSet) -> (u64, u64) {
+        let g = self.layout.geometry;
         let mid = &self.layout.middles[r.middle as usize];
         let west = mid.rows & !r.east;
         if self.slices {
-            let [ne, se] = self.quarter_rows(r.east);
-            let [nw, sw] = self.quarter_rows(west);
-            slices.prepare(self.layout.h, [ne, se, nw, sw]);
+            let [ne, se] = g.quarter_rows(r.east);
+            let [nw, sw] = g.quarter_rows(west);
+            slices.prepare(g.h, [ne, se, nw, sw]);
         }
         (
             self.side_bound(slices, r.east, mid.east),
@@ -257,19 +258,20 @@ impl Quadrants {
     /// An upper bound of a row set's half-board pairs, over 256: its expected work, from the
     /// table's index (whichever path counts). Past the table every row set counts 1 (building
     /// its slices to bound it would cost a good part of counting it).
-    pub(super) fn pairs_bound(&self, r: &RowSet) -> u64 {
-        let Some(t) = &self.table else {
+    pub fn pairs_bound(&self, r: &RowSet) -> u64 {
+        let Some(t) = self.table else {
             return 1;
         };
         let (e, w) = self.index_sides_bound(t, r);
         e.saturating_mul(w) / 256 + 1
     }
 
-    /// [`Quadrants::sides_bound`] from the table's index.
+    /// [`Sizes::sides_bound`] from the table's index.
     fn index_sides_bound(&self, t: &Quarter, r: &RowSet) -> (u64, u64) {
+        let g = self.layout.geometry;
         let mid = &self.layout.middles[r.middle as usize];
         let side = |rows: u32, free: u32| {
-            let [north, south] = self.quarter_rows(rows);
+            let [north, south] = g.quarter_rows(rows);
             self.column_sets
                 .get(free, north.count_ones())
                 .iter()
@@ -280,63 +282,15 @@ impl Quadrants {
     }
 }
 
-/// The most parts per combination `NQUEENS_QUARTER_PARTS` may ask for.
-const MOST_FORCED_PARTS: u32 = 64;
-
-/// `NQUEENS_QUARTER_PARTS=P` (1 to [`MOST_FORCED_PARTS`]): the striped plan of the largest
-/// boards, one combination a task in `P` parts, at any size (a plan of its own, with its own
-/// fingerprint): how the tests and scripts run shards, merge, status and audit of striped
-/// plans on boards whose counts are known.
-pub(super) fn forced_parts() -> Result<Option<u32>> {
-    // Empty is unset (scripts pass it through as `NQUEENS_QUARTER_PARTS=${PARTS:-}`).
-    let Some(v) = std::env::var_os("NQUEENS_QUARTER_PARTS").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let v = v.to_string_lossy();
-    match v.parse::<u32>() {
-        Ok(p) if (1..=MOST_FORCED_PARTS).contains(&p) => Ok(Some(p)),
-        _ => Err(Error::Usage(format!(
-            "NQUEENS_QUARTER_PARTS={v}: give a number of parts from 1 to {MOST_FORCED_PARTS}"
-        ))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A limit below what one piece of a row set needs is met by smaller pieces, not refused
-    /// (N = 24, whose half-boards run to hundreds of MiB a worker); only a limit the slices
-    /// and minimal pieces cannot meet is refused.
-    #[test]
-    fn a_tight_limit_is_met_by_pieces() {
-        let roomy = Quadrants::within(24, 2, 1 << 40).unwrap();
-        let limit = 160 << 20;
-        assert!(
-            roomy.memory_estimate() > limit,
-            "{}",
-            roomy.memory_estimate()
-        );
-        let tight = Quadrants::within(24, 2, limit).unwrap();
-        assert!(
-            tight.memory_estimate() <= limit,
-            "{}",
-            tight.memory_estimate()
-        );
-        assert!(tight.memory_estimate() < roomy.memory_estimate());
-        assert!(tight.piece < roomy.piece);
-        assert!(tight.piece as u64 * tight.bytes_per_key() >= MIN_PIECE_BYTES);
-        let refused = Quadrants::within(24, 2, 30 << 20).unwrap_err();
-        assert!(matches!(refused, Error::Memory(_)), "{refused}");
-    }
-
-    /// A striped plan's set-up holds nothing per task (N = 28: 521 million tasks, whose
-    /// estimates and shards would be 6 GiB): one worker of N = 28 fits in 1 GiB.
-    #[test]
-    fn a_striped_plan_needs_nothing_per_task() {
-        let q = Quadrants::within(28, 1, 1 << 30).unwrap();
-        assert!(q.layout.stripe().is_some());
-        assert!(q.layout.tasks() > 500_000_000, "{}", q.layout.tasks());
-        assert!(q.memory_estimate() <= 1 << 30, "{}", q.memory_estimate());
-    }
+/// The refusal of a count of an `n` board that needs at least `needed` bytes (for `what`)
+/// where `limit` are allowed: what it would need, and how to need less.
+pub(super) fn refused(n: u32, needed: u64, what: &str, limit: u64) -> Error {
+    Error::Memory(format!(
+        "the quadrant method needs at least {} for N = {n} ({what}), more than the {} \
+         allowed (`max_memory`; the default is half of the available memory): raise \
+         `max_memory`, use fewer `threads`, or count with the `symmetric` algorithm \
+         (backtracking needs almost no memory)",
+        memory::show(needed),
+        memory::show(limit)
+    ))
 }

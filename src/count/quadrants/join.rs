@@ -1,23 +1,21 @@
-//! Joining quarters into half-boards without a branch per candidate: the filters that keep the
-//! quarters fitting the middle queens ([`keep_fitting`], [`fit_into`]), and the north-south
-//! join ([`join_portable`]; its AVX2 twin does four pairs at a time in `arch/x86.rs`), write
-//! every candidate and move their end on only past the ones kept (about half of them at
-//! N = 17, a third at N = 18: a branch on the test would mispredict often).
+//! Quarters made ready for a join: each seen where its quadrant lies on the board
+//! ([`Projection`]), and filtered against the middle queens ([`keep_fitting`], [`fit_into`]).
+//! The filters, like the joins of [`crate::count::arch`], write every candidate and move their
+//! end on only past the ones kept (about half of them at N = 17, a third at N = 18: a branch
+//! on the test would mispredict often).
 
-/// Kept quarters ready for a join: their meets and their keys, padded to a multiple of four,
-/// and how many are real.
-pub type Kept<'a> = (&'a [u64], &'a [u64], usize);
+use crate::count::arch::Candidates;
 
 /// Quarter placements kept for a join: what each can meet across the half's middle row
 /// (`meets`) and its match key (`keys`), the first `len` of each valid.
 #[derive(Debug, Default)]
-pub struct Parts {
+pub struct QuarterList {
     pub meets: Vec<u64>,
     pub keys: Vec<u64>,
     pub len: usize,
 }
 
-impl Parts {
+impl QuarterList {
     /// Empties the parts and makes room for `n` candidates, and the padding the AVX2 join
     /// reads past them.
     #[inline]
@@ -29,45 +27,67 @@ impl Parts {
         }
     }
 
-    /// The kept candidates' meets and keys, padded to a multiple of four (the padding is
-    /// not theirs), and how many they are.
+    /// The kept quarters as candidates for a join: their meets and keys, padded to a
+    /// multiple of four (the padding is not theirs).
     #[inline(always)]
-    pub fn kept(&self) -> Kept<'_> {
+    pub fn candidates(&self) -> Candidates<'_> {
         let padded = self.len.next_multiple_of(4);
-        (&self.meets[..padded], &self.keys[..padded], self.len)
+        Candidates {
+            meets: &self.meets[..padded],
+            keys: &self.keys[..padded],
+            len: self.len,
+        }
     }
 }
 
-/// Where one quadrant's quarters land on the board, and what they must miss.
+/// Where one quadrant's quarters land on the board, and what they must miss: a quarter's
+/// local diagonals (`d1 = r + c`, `d2 = r - c + h - 1`) shifted to the board's, and the two
+/// windows of them the method reads.
+///
+/// - The *meet*: the diagonals a north and a south quarter of one side can both reach, from
+///   `meet_d1` (of `D1`) and `meet_d2` (of `D2`) on, `meet_width` of each. Two quarters join
+///   into a half-board only if their meets share no bit.
+/// - The *key*: the diagonals an east and a west half-board can both reach, from `key_from` on,
+///   `key_width` of each family. Two half-boards make a solution only if their keys share no
+///   bit.
 #[derive(Debug, Clone, Copy)]
-pub struct Lens {
-    /// Shifts of the quarter's local `d1` and `d2` to global diagonals.
-    pub s1: u32,
-    pub s2: u32,
-    /// The north-south test's window: global diagonals from `b1` (`d1`) and `b2` (`d2`) on,
-    /// `w` of each (`wmask`).
-    pub b1: u32,
-    pub b2: u32,
-    pub w: u32,
-    pub wmask: u64,
-    /// The match key's window: global diagonals from `lo` on, `kw` of each (`kmask`).
-    pub lo: u32,
-    pub kw: u32,
-    pub kmask: u64,
-    /// The middle queens' global diagonals, which the quarter must miss.
-    pub f1: u64,
-    pub f2: u64,
+pub struct Projection {
+    /// Shift of a quarter's local `d1` to the board's `D1`.
+    pub shift_d1: u32,
+    /// Shift of a quarter's local `d2` to the board's `D2`.
+    pub shift_d2: u32,
+    /// First `D1` diagonal of the meet.
+    pub meet_d1: u32,
+    /// First `D2` diagonal of the meet.
+    pub meet_d2: u32,
+    /// Diagonals of each family in the meet.
+    pub meet_width: u32,
+    /// `meet_width` low bits.
+    pub meet_mask: u64,
+    /// First diagonal of either family in the key.
+    pub key_from: u32,
+    /// Diagonals of each family in the key.
+    pub key_width: u32,
+    /// `key_width` low bits.
+    pub key_mask: u64,
+    /// The middle queens' `D1` diagonals, which a quarter must miss.
+    pub middle_d1: u64,
+    /// The middle queens' `D2` diagonals, which a quarter must miss.
+    pub middle_d2: u64,
 }
 
-impl Lens {
-    /// A quarter's global diagonals, its meet and its key, and whether it misses the middle
+impl Projection {
+    /// A quarter's board diagonals, its meet and its key, and whether it misses the middle
     /// queens' diagonals.
     #[inline(always)]
-    fn see(&self, [x1, x2]: [u32; 2]) -> ([u64; 2], u64, u64, bool) {
-        let (m1, m2) = ((x1 as u64) << self.s1, (x2 as u64) << self.s2);
-        let meet = (m1 >> self.b1 & self.wmask) | (m2 >> self.b2 & self.wmask) << self.w;
-        let key = (m1 >> self.lo & self.kmask) | (m2 >> self.lo & self.kmask) << self.kw;
-        ([m1, m2], meet, key, m1 & self.f1 | m2 & self.f2 == 0)
+    fn project(&self, [x1, x2]: [u32; 2]) -> ([u64; 2], u64, u64, bool) {
+        let (m1, m2) = ((x1 as u64) << self.shift_d1, (x2 as u64) << self.shift_d2);
+        let meet = (m1 >> self.meet_d1 & self.meet_mask)
+            | (m2 >> self.meet_d2 & self.meet_mask) << self.meet_width;
+        let key = (m1 >> self.key_from & self.key_mask)
+            | (m2 >> self.key_from & self.key_mask) << self.key_width;
+        let fits = m1 & self.middle_d1 | m2 & self.middle_d2 == 0;
+        ([m1, m2], meet, key, fits)
     }
 }
 
@@ -78,9 +98,9 @@ impl Lens {
 #[inline(always)]
 pub fn keep_fitting(
     quarters: &[[u32; 2]],
-    l: Lens,
+    l: Projection,
     split: Option<(bool, u32)>,
-    parts: &mut [Parts; 2],
+    parts: &mut [QuarterList; 2],
 ) {
     let n = quarters.len();
     let [a, b] = parts;
@@ -99,7 +119,7 @@ pub fn keep_fitting(
     );
     let (mut la, mut lb) = (0, 0);
     for &x in quarters {
-        let ([m1, m2], meet, key, ok) = l.see(x);
+        let ([m1, m2], meet, key, ok) = l.project(x);
         let on = (if in_d1 { m1 } else { m2 }) >> bit & 1 == 1;
         // SAFETY: `la` and `lb` count kept quarters among the ones before this: both are
         // below `n`, the length of all four slices.
@@ -122,7 +142,7 @@ pub fn keep_fitting(
 #[inline(always)]
 pub fn fit_into(
     quarters: &[[u32; 2]],
-    l: Lens,
+    l: Projection,
     class: Option<(bool, u32, bool)>,
     meets: &mut [u64],
     keys: &mut [u64],
@@ -131,7 +151,7 @@ pub fn fit_into(
     let (meets, keys) = (&mut meets[..n], &mut keys[..n]);
     let mut len = 0;
     for &x in quarters {
-        let ([m1, m2], meet, key, ok) = l.see(x);
+        let ([m1, m2], meet, key, ok) = l.project(x);
         let fits = match class {
             None => ok,
             Some((in_d1, bit, on)) => ok && ((if in_d1 { m1 } else { m2 }) >> bit & 1 == 1) == on,
@@ -147,37 +167,22 @@ pub fn fit_into(
     len
 }
 
-/// Appends to `out` the key `top_key | keys[i]` of every `i` whose `meets[i]` has no bit in
-/// common with `top_meet`: the half-boards one north quarter makes with the south ones. One
-/// pair at a time, for any CPU (the AVX2 build does four: [`super::arch::Simd::join`]).
-#[inline(always)]
-pub fn join_portable((top_meet, top_key): (u64, u64), (meets, keys, n): Kept, out: &mut Vec<u64>) {
-    let mut len = out.len();
-    out.resize(len + n, 0);
-    for (&m, &k) in meets[..n].iter().zip(&keys[..n]) {
-        out[len] = top_key | k;
-        len += usize::from(top_meet & m == 0);
-    }
-    out.truncate(len);
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::arch::{Build, Simd, Work};
+    use crate::count::arch::{testing::each_build, Candidates, PerBuild, Simd};
 
     /// One north quarter joined with south ones, through a build.
     struct Join<'a> {
         top: (u64, u64),
-        meets: &'a [u64],
-        keys: &'a [u64],
-        n: usize,
-        out: &'a mut Vec<u64>,
+        south: Candidates<'a>,
+        out: Vec<u64>,
     }
 
-    impl Work for Join<'_> {
-        type Out = ();
-        fn run<S: Simd>(self, simd: S) {
-            simd.join(self.top, (self.meets, self.keys, self.n), self.out);
+    impl PerBuild for Join<'_> {
+        type Out = Vec<u64>;
+        fn run<S: Simd>(mut self, simd: S) -> Vec<u64> {
+            simd.join(self.top, self.south, &mut self.out);
+            self.out
         }
     }
 
@@ -210,17 +215,18 @@ mod tests {
                 p
             };
             let (meets, keys) = (pad(&meets), pad(&keys));
-            for build in Build::all() {
-                let mut a = vec![7];
+            let got = each_build("join", &super::super::builds(), |build| {
                 build.run(Join {
                     top: (tm, tk),
-                    meets: &meets,
-                    keys: &keys,
-                    n,
-                    out: &mut a,
-                });
-                assert_eq!(a, want, "{}, n={n}", build.name());
-            }
+                    south: Candidates {
+                        meets: &meets,
+                        keys: &keys,
+                        len: n,
+                    },
+                    out: vec![7],
+                })
+            });
+            assert_eq!(got, want, "n={n}");
         }
     }
 }

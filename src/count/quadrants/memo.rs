@@ -1,7 +1,8 @@
 //! The quarters a worker keeps filtered for one middle configuration ([`Memo`]), so that the
 //! row sets of that configuration join them without filtering them again.
 
-use super::join::{fit_into, Kept, Lens};
+use super::join::{fit_into, Projection};
+use crate::count::arch::Candidates;
 
 /// The quarters filtered for one middle configuration, kept while a worker counts its row
 /// sets: a quarter list is read by many row sets of one configuration (34 times on average at
@@ -69,7 +70,7 @@ impl Memo {
         &mut self,
         slot: usize,
         quarters: &[[u32; 2]],
-        l: Lens,
+        l: Projection,
         split: Option<(bool, u32)>,
     ) -> [(usize, usize); 2] {
         let [start, k0, k1] = self.slots[slot];
@@ -103,12 +104,16 @@ impl Memo {
         [(at, k0), (at + k0, k1)]
     }
 
-    /// The meets and keys of a range [`Memo::fit`] returned, padded to a multiple of four as
-    /// [`super::join::Parts::kept`], and how many they are.
+    /// The quarters of a range [`Memo::fit`] returned, as candidates for a join (padded to a
+    /// multiple of four as [`super::join::QuarterList::candidates`]).
     #[inline(always)]
-    pub fn get(&self, (at, len): (usize, usize)) -> Kept<'_> {
+    pub fn get(&self, (at, len): (usize, usize)) -> Candidates<'_> {
         // The arena had room for the whole list and 4 more when the range was filtered.
         let end = at + len.next_multiple_of(4);
-        (&self.meets[at..end], &self.keys[at..end], len)
+        Candidates {
+            meets: &self.meets[at..end],
+            keys: &self.keys[at..end],
+            len,
+        }
     }
 }

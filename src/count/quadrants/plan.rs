@@ -10,24 +10,26 @@
 //! (2 or 4: `E` is never its own complement). On an odd board the middle configurations are
 //! taken one per class under the 8 symmetries of the square (which keep the middle cross).
 
-use super::super::plan::Fnv;
+use super::combinations::{binomial, next_subset, unrank};
+use super::geometry::{Geometry, Middle};
+use super::quarter::TABLE_MAX_N;
+use crate::fnv::Fnv;
 
-/// The queens of the middle row and the middle column of an odd board, placed before the
-/// quadrants are joined (an even board has no middle: one empty `Middle`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Middle {
-    /// The fixed queens `(row, col)`: none, the centre, or one on the middle row and one on
-    /// the middle column.
-    pub queens: [(u32, u32); 2],
-    pub len: u8,
-    /// Their diagonals, global (`r + c` and `r - c + N - 1`).
-    pub d1: u64,
-    pub d2: u64,
-    /// Global rows left for the quadrants.
-    pub rows: u32,
-    /// Local columns (`0..h`) left in the west and the east half.
-    pub west: u32,
-    pub east: u32,
+/// The largest board the method counts: quarters of 14 (slices of at most `2^14` column
+/// sets; a(28) has never been counted).
+pub const MAX_N: u32 = 28;
+
+/// The smallest board the method counts.
+pub const MIN_N: u32 = 4;
+
+/// Whether the quadrant method counts an `n` board, and if not, why.
+pub fn applies(n: u32) -> std::result::Result<(), String> {
+    if !(MIN_N..=MAX_N).contains(&n) {
+        return Err(format!(
+            "the quadrant method counts boards from {MIN_N} to {MAX_N} (N = {n})"
+        ));
+    }
+    Ok(())
 }
 
 /// One choice of east rows under one middle configuration: the unit the method counts.
@@ -40,8 +42,22 @@ pub(super) struct RowSet {
     /// How many images of this choice it stands for.
     pub weight: u32,
     /// On an even board (long diagonals), the weight of the solutions with no queen on either
-    /// long diagonal (see [`super::Quadrants`]); 1 elsewhere.
+    /// long diagonal (see [`west_weights`]); 1 elsewhere.
     pub open: u32,
+}
+
+/// The weights of a row set's solutions by their west half-board's queens on the long
+/// diagonals: 0, 1 and 2 of them. On an even board the east half keeps no queen on either
+/// long diagonal (the main one crosses the north-west and south-east quarters, the
+/// anti-diagonal the north-east and south-west); each west queen on one stands for 2
+/// solutions (the half turn and the transposes map it to the barred squares), and a solution
+/// with none weighs the row set's `open`. An odd board's solutions all weigh 1.
+pub(super) fn west_weights(even: bool, open: u32) -> [u128; 3] {
+    if even {
+        [open as u128, 2, 4]
+    } else {
+        [1, 0, 0]
+    }
 }
 
 /// The most tasks a plan of a board up to N = 21 has (checkpoints and shards of small boards
@@ -124,11 +140,9 @@ pub(super) struct Group {
 /// The plan of an `n` board: its middle configurations and their row sets, as tasks.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
-    pub n: u32,
-    /// The quarters' width: `N / 2`.
-    pub h: u32,
-    /// First row of the south quadrants and first column of the east ones: `N - h`.
-    pub far: u32,
+    /// The board and its quadrants.
+    pub geometry: Geometry,
+    /// The middle configurations (an even board's one is empty), by index.
     pub middles: Vec<Middle>,
     groups: Vec<Group>,
     /// Combinations per task.
@@ -140,31 +154,6 @@ pub(super) struct Layout {
     striped: bool,
     /// Tasks of row sets (the rotational task comes after them).
     row_tasks: u64,
-}
-
-/// `C(n, k)` (0 when `k > n`), exact for the sizes here (up to `C(64, 32)`).
-fn binomial(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let k = k.min(n - k);
-    (0..k).fold(1u128, |c, i| c * (n - i) as u128 / (i + 1) as u128) as u64
-}
-
-/// The combination of rank `rank` among the `k`-subsets of `0..64` in increasing order of
-/// their masks (Gosper's order: the combinatorial number system).
-fn unrank(mut rank: u64, k: u32) -> u64 {
-    let mut pick = 0u64;
-    for i in (1..=k as u64).rev() {
-        // The largest c with C(c, i) <= rank.
-        let mut c = i - 1;
-        while binomial(c + 1, i) <= rank {
-            c += 1;
-        }
-        rank -= binomial(c, i);
-        pick |= 1 << c;
-    }
-    pick
 }
 
 /// Combinations per task and parts per combination for a plan of `combos` combinations of
@@ -188,13 +177,6 @@ fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
     let per_task = (STRIPED_TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
     let parts = (seconds_per_combo / STRIPED_TASK_SECONDS).ceil().max(1.0) as u32;
     (per_task, parts, true)
-}
-
-/// The next larger number with as many bits set as `x` (Gosper's hack; `x` not 0).
-fn next_subset(x: u64) -> u64 {
-    let low = x & x.wrapping_neg();
-    let ripple = x + low;
-    (((ripple ^ x) >> 2) / low) | ripple
 }
 
 /// The rows `x` of an `n` board turned upside down.
@@ -225,11 +207,8 @@ fn middle_images(n: u32, cm: u32, rm: u32) -> Vec<(u32, u32)> {
 impl Layout {
     /// The plan of an `n` board (the caller has checked that the method applies).
     pub fn new(n: u32) -> Layout {
-        let h = n / 2;
         let mut p = Layout {
-            n,
-            h,
-            far: n - h,
+            geometry: Geometry::new(n),
             middles: Vec::new(),
             groups: Vec::new(),
             per_task: 1,
@@ -239,13 +218,13 @@ impl Layout {
         };
         let all_rows = (1u32 << n) - 1;
         if n.is_multiple_of(2) {
-            let mid = p.middle(&[]);
+            let mid = p.geometry.middle(&[]);
             p.add_group(mid, all_rows, 1, true);
         } else {
             p.add_odd_groups(all_rows);
         }
         let combos: u64 = p.groups.iter().map(|g| g.combos).sum();
-        (p.per_task, p.parts, p.striped) = sizes(n, combos, super::TABLE_MAX_N);
+        (p.per_task, p.parts, p.striped) = sizes(n, combos, TABLE_MAX_N);
         p.number_tasks();
         p
     }
@@ -277,8 +256,8 @@ impl Layout {
 
     /// An odd board's middle configurations, one per class under the 8 symmetries.
     fn add_odd_groups(&mut self, all_rows: u32) {
-        let (n, c) = (self.n, self.h);
-        let centre = self.middle(&[(c, c)]);
+        let (n, c) = (self.geometry.n, self.geometry.h);
+        let centre = self.geometry.middle(&[(c, c)]);
         self.add_group(centre, all_rows & !(1 << c), 1, true);
         for cm in (0..n).filter(|&x| x != c) {
             for rm in (0..n).filter(|&x| x != c) {
@@ -290,37 +269,11 @@ impl Layout {
                 if images[0] != (cm, rm) {
                     continue;
                 }
-                let mid = self.middle(&[(c, cm), (rm, c)]);
+                let mid = self.geometry.middle(&[(c, cm), (rm, c)]);
                 let rows = all_rows & !(1 << c) & !(1 << rm);
                 self.add_group(mid, rows, images.len() as u32, false);
             }
         }
-    }
-
-    /// The middle configuration of the fixed `queens`.
-    fn middle(&self, queens: &[(u32, u32)]) -> Middle {
-        let (n, h, far) = (self.n, self.h, self.far);
-        let full = (1u32 << h) - 1;
-        let mut m = Middle {
-            queens: [(0, 0); 2],
-            len: queens.len() as u8,
-            d1: 0,
-            d2: 0,
-            rows: 0,
-            west: full,
-            east: full,
-        };
-        for (i, &(r, c)) in queens.iter().enumerate() {
-            m.queens[i] = (r, c);
-            m.d1 |= 1 << (r + c);
-            m.d2 |= 1 << (r + n - 1 - c);
-            if c < h {
-                m.west &= !(1 << c);
-            } else if c >= far {
-                m.east &= !(1 << (c - far));
-            }
-        }
-        m
     }
 
     /// Adds middle configuration `mid` (standing for `weight` configurations) with the row
@@ -328,7 +281,9 @@ impl Layout {
     fn add_group(&mut self, mut mid: Middle, rows: u32, weight: u32, mirrors: bool) {
         mid.rows = rows;
         self.middles.push(mid);
-        let positions: Vec<u32> = (0..self.n).filter(|&r| rows >> r & 1 == 1).collect();
+        let positions: Vec<u32> = (0..self.geometry.n)
+            .filter(|&r| rows >> r & 1 == 1)
+            .collect();
         let k = mid.east.count_ones();
         self.groups.push(Group {
             combos: binomial(positions.len() as u64, k as u64),
@@ -405,7 +360,7 @@ impl Layout {
     /// (one per class under the mirrors that keep the configuration), with its weight.
     fn rowset(&self, middle: u16, east: u32) -> Option<RowSet> {
         let g = &self.groups[middle as usize];
-        let n = self.n;
+        let n = self.geometry.n;
         let rows = self.middles[middle as usize].rows;
         if !g.mirrors {
             return Some(RowSet {
@@ -458,7 +413,7 @@ impl Layout {
     /// The share of a group's combinations that symmetry keeps, about: what a task's work
     /// estimate counts without visiting its row sets.
     pub fn kept_share(&self, middle: u16) -> f64 {
-        match (self.groups[middle as usize].mirrors, self.n % 2) {
+        match (self.groups[middle as usize].mirrors, self.geometry.n % 2) {
             (false, _) => 1.0,
             (true, 0) => 0.5,
             (true, _) => 0.25,
@@ -489,6 +444,12 @@ impl Layout {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_mirror_turns_rows_upside_down() {
+        assert_eq!(mirror(5, 0b00011), 0b11000);
+        assert_eq!(mirror(6, 0b100110), 0b011001);
+    }
+
     /// The large boards' plans: by work up to N = 25, striped from 26 (N = 28 in parts),
     /// every task id within the engine's `u32`, and parts that cover a run of column sets
     /// without gaps or overlaps.
@@ -510,24 +471,5 @@ mod tests {
                 assert!(runs.windows(2).all(|w| w[0].end == w[1].start));
             }
         }
-    }
-
-    #[test]
-    fn gosper_steps_through_every_subset_of_a_size_in_order() {
-        let mut x = 0b111u64;
-        let mut seen = Vec::new();
-        while x < 1 << 6 {
-            seen.push(x);
-            x = next_subset(x);
-        }
-        let want: Vec<u64> = (0..64u64).filter(|v| v.count_ones() == 3).collect();
-        assert_eq!(seen, want);
-        assert_eq!(mirror(5, 0b00011), 0b11000);
-        // Unranking gives the same order, from any rank.
-        for (r, &x) in seen.iter().enumerate() {
-            assert_eq!(unrank(r as u64, 3), x, "rank {r}");
-        }
-        assert_eq!(binomial(28, 14), 40_116_600);
-        assert_eq!(binomial(3, 5), 0);
     }
 }

@@ -9,6 +9,10 @@
 /// and 66.8 million placements, about 550 MB.
 pub const MAX_H: u32 = 11;
 
+/// The largest board counted with a whole quarter table ([`MAX_H`] wide); larger boards build
+/// the slices of the table each row set reads ([`Slice`]).
+pub const TABLE_MAX_N: u32 = 2 * MAX_H + 1;
+
 /// The placements of an `h`×`h` quarter, grouped by (rows, columns).
 #[derive(Debug, Clone)]
 pub struct Quarter {
@@ -182,6 +186,72 @@ impl<'a> Rows<'a> {
             Rows::Table(q, rows) => q.len_of(rows, cols),
             Rows::Slice(_) => self.get(cols).len(),
         }
+    }
+}
+
+/// The placements of the rows `mask` of a plan: the whole `table`'s when the plan keeps one,
+/// else the worker's slice of them (prepared in `slices`).
+#[inline]
+pub fn rows<'a>(table: Option<&'a Quarter>, slices: &'a SliceSet, mask: u32) -> Rows<'a> {
+    match table {
+        Some(t) => Rows::Table(t, mask),
+        None => Rows::Slice(slices.get(mask)),
+    }
+}
+
+/// The quarter slices a worker holds: those of the row set it counts (its four quadrants'
+/// rows masks), a slice kept while the next row set reads the same rows (the south masks
+/// change slowly in the row sets' order).
+#[derive(Debug, Default)]
+pub struct SliceSet {
+    /// The quarters' width the slices are for (a worker may count several boards).
+    h: u32,
+    slices: Vec<Slice>,
+}
+
+impl SliceSet {
+    /// Makes sure the slices of every mask in `masks` are held, rebuilding others' buffers.
+    pub fn prepare(&mut self, h: u32, masks: [u32; 4]) {
+        if self.h != h {
+            self.h = h;
+            self.slices.clear();
+        }
+        if self.slices.len() < 4 {
+            self.slices.resize_with(4, Slice::default);
+            for (s, &m) in self.slices.iter_mut().zip(&masks) {
+                s.build(h, m);
+            }
+            return;
+        }
+        let mut keep = [false; 4];
+        let mut missing = Vec::new();
+        for &m in &masks {
+            match self.slices.iter().position(|s| s.rows() == m) {
+                Some(i) => keep[i] = true,
+                None if !missing.contains(&m) => missing.push(m),
+                None => {}
+            }
+        }
+        for m in missing {
+            let Some(i) = keep.iter().position(|&k| !k) else {
+                break;
+            };
+            keep[i] = true;
+            self.slices[i].build(h, m);
+        }
+    }
+
+    /// The slice of `rows` (prepared).
+    pub fn get(&self, rows: u32) -> &Slice {
+        self.slices
+            .iter()
+            .find(|s| s.rows() == rows)
+            .expect("the row set's slices were prepared")
+    }
+
+    /// Memory the slices hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slices.iter().map(Slice::bytes).sum()
     }
 }
 

@@ -9,8 +9,9 @@
 //! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts. The search is split by the
 //! placements of its first rows, into independent pieces that run in parallel.
 
-use super::plan::{Part, QTask, RowSet};
-use super::Quadrants;
+use super::counter::{rows_tally, Quadrants, Settings};
+use super::geometry::ColumnSets;
+use super::plan::{west_weights, Layout, Part, QTask, RowSet};
 use crate::count::engine::Counter;
 use crate::count::rotational;
 use crate::count::tally::Tally;
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 /// One piece of a row set's search: the columns each row may take, and per row the squares
 /// that weigh a solution (an even board's west squares on a long diagonal).
 #[derive(Clone)]
-struct Search {
+struct RowSearch {
     n: usize,
     allowed: [u64; 32],
     weighs: [u64; 32],
@@ -29,7 +30,7 @@ struct Search {
 /// on in parallel.
 const PIECES: usize = 64;
 
-impl Search {
+impl RowSearch {
     /// The search split into at least [`PIECES`] independent pieces where it can be: every
     /// placement of its first rows, as the row to go on from, the masks and the weighing
     /// queens so far.
@@ -77,15 +78,20 @@ impl Search {
     }
 }
 
-/// A quadrant plan whose tasks are counted by backtracking ([`Quadrants::recount`]): what
-/// `audit` recounts a quadrant method's files with.
+/// A quadrant plan whose tasks are counted by backtracking ([`Recount`]): what `audit`
+/// recounts a quadrant method's files with.
 #[derive(Debug)]
 pub struct Backtracked(Quadrants);
 
 impl Backtracked {
-    /// The plan of an `n` board (no quarter table is built: the search needs none).
-    pub fn new(n: u32) -> crate::error::Result<Backtracked> {
-        Quadrants::planned(n, true).map(Backtracked)
+    /// The plan of an `n` board as `settings` make it (no quarter table is built: the search
+    /// needs none).
+    pub fn new(n: u32, settings: &Settings) -> crate::error::Result<Backtracked> {
+        let slices = Settings {
+            slices: true,
+            ..*settings
+        };
+        Quadrants::planned(n, &slices).map(Backtracked)
     }
 
     /// The plan, for its id.
@@ -100,7 +106,11 @@ impl Counter for Backtracked {
     }
 
     fn count(&self, ids: &[u32]) -> Vec<Tally> {
-        ids.iter().map(|&id| self.0.recount(id)).collect()
+        let recount = Recount {
+            layout: self.0.layout(),
+            column_sets: self.0.column_sets(),
+        };
+        ids.iter().map(|&id| recount.task(id)).collect()
     }
 
     fn estimates(&self) -> Vec<u64> {
@@ -116,11 +126,20 @@ impl Counter for Backtracked {
     }
 }
 
-impl Quadrants {
+/// What recounting a plan's tasks by backtracking reads.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Recount<'a> {
+    /// The plan.
+    pub layout: &'a Layout,
+    /// Its halves' column sets (a part of a row set is a run of them).
+    pub column_sets: &'a ColumnSets,
+}
+
+impl Recount<'_> {
     /// Task `id`'s tally recounted by backtracking (its row sets searched row by row; the
     /// rotational task is a backtracking search already and is counted as [`Counter::count`]
     /// counts it). Its `nodes` are 0: the two methods' work is not comparable.
-    pub fn recount(&self, id: u32) -> Tally {
+    pub fn task(&self, id: u32) -> Tally {
         match self.layout.task(id.into()) {
             QTask::Rows {
                 middle,
@@ -131,13 +150,13 @@ impl Quadrants {
                 let total = self
                     .layout
                     .rowsets(middle, start, len)
-                    .map(|r| self.recount_rowset(&r, part) * r.weight as u128)
+                    .map(|r| self.rowset(&r, part) * r.weight as u128)
                     .sum();
-                Quadrants::rows_tally(total, 0)
+                rows_tally(total, 0)
             }
             QTask::Rotational => Tally {
                 nodes: 0,
-                ..rotational::tally(self.layout.n)
+                ..rotational::tally(self.layout.geometry.n)
             },
         }
     }
@@ -145,22 +164,22 @@ impl Quadrants {
     /// The weighted count of part `part` of row set `r` (its own weight left out), by
     /// backtracking: a part is searched once per north-west column set of its run (those
     /// columns allowed to the west rows of the north half, the others to those of the south).
-    pub(super) fn recount_rowset(&self, r: &RowSet, part: Part) -> u128 {
+    pub fn rowset(&self, r: &RowSet, part: Part) -> u128 {
         let search = self.search(r);
         if part.of == 1 {
             return self.run_search(&search, r.open);
         }
-        let h = self.layout.h;
+        let g = self.layout.geometry;
         let mid = &self.layout.middles[r.middle as usize];
         let west = mid.rows & !r.east;
-        let [north, _] = self.quarter_rows(west);
+        let [north, _] = g.quarter_rows(west);
         let sets = self.column_sets.get(mid.west, north.count_ones());
         sets[part.range(sets.len())]
             .iter()
             .map(|&cols| {
                 let mut piece = search.clone();
-                for row in (0..self.layout.n).filter(|&row| west >> row & 1 == 1) {
-                    let only = if row < h { cols } else { mid.west & !cols };
+                for row in (0..g.n).filter(|&row| west >> row & 1 == 1) {
+                    let only = if row < g.h { cols } else { mid.west & !cols };
                     piece.allowed[row as usize] &= u64::from(only);
                 }
                 self.run_search(&piece, r.open)
@@ -169,13 +188,14 @@ impl Quadrants {
     }
 
     /// Row set `r`'s search: the columns each row may take, and the squares that weigh.
-    fn search(&self, r: &RowSet) -> Search {
-        let (n, h, far) = (self.layout.n, self.layout.h, self.layout.far);
+    fn search(&self, r: &RowSet) -> RowSearch {
+        let g = self.layout.geometry;
+        let (n, h, far) = (g.n, g.h, g.far);
         let mid = &self.layout.middles[r.middle as usize];
-        let even = n.is_multiple_of(2);
+        let even = g.even();
         let west = (1u64 << h) - 1;
         let east = west << far;
-        let mut search = Search {
+        let mut search = RowSearch {
             n: n as usize,
             allowed: [0; 32],
             weighs: [0; 32],
@@ -183,8 +203,7 @@ impl Quadrants {
         for row in 0..n {
             let i = row as usize;
             search.allowed[i] = if mid.rows >> row & 1 == 0 {
-                let queens = &mid.queens[..mid.len as usize];
-                queens
+                mid.queens()
                     .iter()
                     .find(|q| q.0 == row)
                     .map_or(0, |&(_, c)| 1u64 << c)
@@ -207,8 +226,8 @@ impl Quadrants {
     }
 
     /// The weighted count of `search` (an even board's open solutions weigh `open`).
-    fn run_search(&self, search: &Search, open: u32) -> u128 {
-        let weights = self.weights(open);
+    fn run_search(&self, search: &RowSearch, open: u32) -> u128 {
+        let weights = west_weights(self.layout.geometry.even(), open);
         search
             .pieces()
             .into_par_iter()
@@ -218,42 +237,5 @@ impl Quadrants {
                 (0..3).map(|i| weights[i] * found[i] as u128).sum::<u128>()
             })
             .sum()
-    }
-}
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::count::oeis::Sequence;
-
-    /// The backtracking recount of every row set equals the quadrant method's count, for
-    /// every board up to 14; and whole tasks' tallies agree on everything but the work.
-    #[test]
-    fn backtracking_recounts_every_row_set_as_the_method_counts_it() {
-        for n in super::super::MIN_N..=14u32 {
-            let q = Quadrants::new(n).unwrap();
-            let mut scratch = super::super::halves::Scratch::default();
-            let mut sum = 0u128;
-            for r in &q.layout.all_rowsets() {
-                let (counted, _) = q.count_rowset(r, Part::WHOLE, &mut scratch);
-                let recounted = q.recount_rowset(r, Part::WHOLE) * r.weight as u128;
-                assert_eq!(recounted, counted, "n={n} {r:?}");
-                sum += recounted;
-            }
-            assert_eq!(Some(sum), Sequence::A000170.known(n), "n={n}");
-            // Parts of row sets (striped plans), part by part.
-            let striped = Quadrants::with_parts(n.min(12), 3).unwrap();
-            for id in 0..striped.tasks() as u32 {
-                let (counted, recounted) = (striped.count(&[id])[0], striped.recount(id));
-                assert_eq!(counted.total, recounted.total, "n={n} parts, task {id}");
-            }
-            for id in 0..q.tasks() as u32 {
-                let (counted, recounted) = (q.count(&[id])[0], q.recount(id));
-                assert_eq!(
-                    (counted.total, counted.classes),
-                    (recounted.total, recounted.classes),
-                    "n={n} task {id}"
-                );
-            }
-        }
     }
 }

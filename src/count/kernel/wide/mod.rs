@@ -228,10 +228,12 @@ mod tests {
         let mut want = [Found::default()];
         crate::internals::kernel::simple::portable(std::slice::from_ref(&s), &mut want);
         assert!(want[0].solutions >= 1);
-        for (isa, f) in crate::internals::kernel::builds(super::super::Kernel::Wide) {
+        let wide = super::super::Kernel::Wide;
+        let got = crate::count::arch::testing::each_build("wide", &wide.builds(), |b| {
             let mut got = [Found::default()];
-            f(std::slice::from_ref(&s), &mut got);
-            assert_eq!(got, want, "{isa:?}");
-        }
+            wide.count_batch_in(b, std::slice::from_ref(&s), &mut got);
+            got
+        });
+        assert_eq!(got, want);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{rows_of, scalar_batch, Front, Pile, CAP, WIDTH};
 use crate::board::spec::Spec;
+use crate::count::arch::{Avx2, Avx512F};
 use crate::count::kernel::{fast, Found};
 
 impl<T: Copy> Pile<T> {
@@ -158,15 +159,20 @@ fn step512(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64,
 /// row's squares are split between them, and a search that runs dry takes half of the other's
 /// shallowest work). Wider boards take the scalar steps.
 ///
-/// # Safety
-/// The CPU must have AVX-512F, AVX2, popcnt, bmi1 and bmi2 ([`crate::internals::Isa::Avx512`]).
-#[target_feature(enable = "avx512f,avx2,popcnt,bmi1,bmi2")]
-pub unsafe fn avx512(specs: &[Spec], out: &mut [Found]) {
-    if specs.iter().all(|s| s.n <= 32) {
-        two_searches!(specs, out, step512)
-    } else {
-        scalar_batch(specs, out)
+/// (The token proves the CPU has AVX-512F, AVX2, popcnt, bmi1 and bmi2.)
+pub fn avx512(_: Avx512F, specs: &[Spec], out: &mut [Found]) {
+    /// # Safety
+    /// The CPU must have AVX-512F, AVX2, popcnt, bmi1 and bmi2.
+    #[target_feature(enable = "avx512f,avx2,popcnt,bmi1,bmi2")]
+    unsafe fn body(specs: &[Spec], out: &mut [Found]) {
+        if specs.iter().all(|s| s.n <= 32) {
+            two_searches!(specs, out, step512)
+        } else {
+            scalar_batch(specs, out)
+        }
     }
+    // SAFETY: the token exists, so the CPU has what `body` is compiled for.
+    unsafe { body(specs, out) }
 }
 
 /// Lanes of the AVX2 build: 8 `u32` in a 256-bit register.
@@ -242,15 +248,20 @@ fn step256(f: &mut Front<u32>, i: usize, leaf: bool, ok: u32, gap: u32) -> (u64,
 
 /// The AVX2 build: as [`avx512`] with 8 lanes per step.
 ///
-/// # Safety
-/// The CPU must have AVX2, popcnt, bmi1 and bmi2 ([`crate::internals::Isa::Avx2`]).
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-pub unsafe fn avx2(specs: &[Spec], out: &mut [Found]) {
-    if specs.iter().all(|s| s.n <= 32) {
-        two_searches!(specs, out, step256)
-    } else {
-        scalar_batch(specs, out)
+/// (The token proves the CPU has AVX2, popcnt, bmi1 and bmi2.)
+pub fn avx2(_: Avx2, specs: &[Spec], out: &mut [Found]) {
+    /// # Safety
+    /// The CPU must have AVX2, popcnt, bmi1 and bmi2.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    unsafe fn body(specs: &[Spec], out: &mut [Found]) {
+        if specs.iter().all(|s| s.n <= 32) {
+            two_searches!(specs, out, step256)
+        } else {
+            scalar_batch(specs, out)
+        }
     }
+    // SAFETY: the token exists, so the CPU has what `body` is compiled for.
+    unsafe { body(specs, out) }
 }
 
 #[cfg(test)]

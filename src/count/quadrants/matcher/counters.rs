@@ -2,8 +2,7 @@
 //! pair of blocks: each query's result against the pair is added bit by bit into counters of
 //! weight 1, 2, 4 and 8, and only what carries past 8 is popcounted.
 
-use super::COMBOS;
-use crate::count::quadrants::arch::Simd;
+use crate::count::arch::{Simd, COMBOS};
 
 /// One block's lanes: bit `i` of word `w` stands for pattern `64 w + i` of the block.
 /// Aligned to its size, so that no load of one spans two cache lines.

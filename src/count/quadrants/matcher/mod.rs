@@ -19,19 +19,14 @@
 //! AVX-512 a pair's).
 
 mod counters;
+mod shape;
 pub mod sieve;
 
 use self::counters::{add_popcounts, and, count_pair, LaneSet, Lanes, Pair};
-use super::arch::{Build, Simd, Work};
+use crate::count::arch::{Build, PerBuild, Simd, CHUNK, COMBOS};
 
 /// Patterns per block: four 64-bit words, one AVX2 register.
 pub const BLOCK: usize = 256;
-
-/// Bit positions combined per chunk.
-pub const CHUNK: usize = 6;
-
-/// Entries per chunk's table: one per combination of its bits.
-pub const COMBOS: usize = 1 << CHUNK;
 
 /// The chunks of lookups a pattern of `bits` bits takes (at least one).
 fn chunks_for(bits: u32) -> usize {
@@ -102,7 +97,7 @@ struct Fill<'a> {
     build: Build,
 }
 
-impl Work for Fill<'_> {
+impl PerBuild for Fill<'_> {
     type Out = Matcher;
     #[inline(always)]
     fn run<S: Simd>(self, _: S) -> Matcher {
@@ -148,7 +143,7 @@ struct Count<'a> {
 }
 
 #[cfg(test)]
-impl Work for Count<'_> {
+impl PerBuild for Count<'_> {
     type Out = u64;
     #[inline(always)]
     fn run<S: Simd>(self, simd: S) -> u64 {
@@ -346,7 +341,7 @@ mod tests {
     /// Every build this CPU runs, on the same patterns and queries, against a plain count.
     #[test]
     fn every_build_matches_the_plain_count_on_random_patterns() {
-        for build in Build::all() {
+        for build in crate::count::quadrants::builds() {
             let name = build.name();
             let mut next = Sparse::new();
             for bits in [1u32, 5, 17, 34, 38, 42, 48, 50, 54, 64] {

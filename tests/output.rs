@@ -1,4 +1,4 @@
-//! What a newcomer met (issue 15): install and Rust version in the README, every `list` format
+//! What the tool shows: install and Rust version in the README, every `list` format
 //! checked by `verify`, one JSON shape, bench's numbers and exports, help texts, the progress
 //! bar, pictures (SVG boards and charts) and the animated trace.
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn tmpdir(name: &str) -> PathBuf {
-    common::tmpdir("new", name)
+    common::tmpdir("output", name)
 }
 
 fn stdout(args: &[&str]) -> String {

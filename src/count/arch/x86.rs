@@ -1,95 +1,170 @@
-//! The AVX2 and AVX-512 builds: the tokens that prove the CPU has them, the functions every
-//! body of theirs runs in, the four-pair join and the filters of queries.
+//! The x86-64 builds: the tokens that prove a CPU's features, the functions every generic body
+//! of theirs runs in, and their primitives (the four-pair join, the filters of queries, the
+//! table lookup by `rorx`, `pext`).
 
-use super::super::join::Kept;
-use super::super::matcher::COMBOS;
-use super::{entry_portable, Simd, Work};
-use crate::count::kernel::{avx512_popcount, isa, Isa};
+use super::cpu::features;
+use super::portable::{entry_portable, join_portable, keep_lacking_portable};
+use super::simd::{Candidates, PerBuild, Simd, COMBOS};
 use std::arch::asm;
 use std::arch::x86_64::*;
 
-/// Proof that this CPU has AVX2, popcnt, bmi1 and bmi2: [`Avx2::new`] is the only way to make
-/// one, and it asks the CPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Avx2 {
-    _proof: (),
+/// Defines a token type: a proof that this CPU has `$features` (the names of
+/// `#[target_feature]`), made only by `new`, which asks [`features`]; and its `run`, which
+/// calls a [`PerBuild`] work inside a function compiled for them.
+macro_rules! token {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $has:ident, $with:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name {
+            _proof: (),
+        }
+
+        impl $name {
+            /// The token, if this CPU has the features.
+            pub fn new() -> Option<$name> {
+                features().$has.then_some($name { _proof: () })
+            }
+
+            /// Runs `work` compiled for the features.
+            #[inline]
+            pub(super) fn run<W: PerBuild>(self, work: W) -> W::Out {
+                // SAFETY: `self` exists, so the CPU has the features `$with` is compiled for.
+                unsafe { $with(self, work) }
+            }
+        }
+
+        /// `work` with this build, in a function compiled for its features.
+        ///
+        /// # Safety
+        /// The CPU must have every feature of the `target_feature` list.
+        #[target_feature(enable = $features)]
+        unsafe fn $with<W: PerBuild>(token: $name, work: W) -> W::Out {
+            work.run(token)
+        }
+    };
 }
+
+token!(
+    /// Proof that this CPU has popcnt, bmi1 and bmi2: the scalar builds of the backtracking
+    /// kernels.
+    Bmi,
+    "popcnt,bmi1,bmi2",
+    bmi,
+    with_bmi
+);
+token!(
+    /// Proof that this CPU has popcnt, bmi1, bmi2 and AVX2.
+    Avx2,
+    "popcnt,bmi1,bmi2,avx2",
+    avx2,
+    with_avx2
+);
+token!(
+    /// Proof that this CPU has popcnt, bmi1, bmi2, AVX2 and AVX-512F: the backtracking `wide`
+    /// kernel's 16-lane steps.
+    Avx512F,
+    "popcnt,bmi1,bmi2,avx2,avx512f",
+    avx512f,
+    with_avx512f
+);
+token!(
+    /// Proof that this CPU has popcnt, bmi1, bmi2, AVX2 and AVX-512F, VL and VPOPCNTDQ: the
+    /// quadrant method's AVX-512 build (a pair of blocks' lanes is one register there).
+    Avx512,
+    "popcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512vpopcntdq",
+    avx512,
+    with_avx512
+);
 
 impl Avx2 {
-    /// The token, if this CPU has AVX2, popcnt, bmi1 and bmi2.
-    pub fn new() -> Option<Avx2> {
-        (isa() >= Isa::Avx2).then_some(Avx2 { _proof: () })
-    }
-
-    /// Runs `work` compiled for AVX2.
-    #[inline]
-    pub(super) fn run<W: Work>(self, work: W) -> W::Out {
-        // SAFETY: `self` exists, so the CPU has the features `with_avx2` is compiled for.
-        unsafe { with_avx2(self, work) }
+    /// The Bmi token: its features are among AVX2's.
+    #[inline(always)]
+    fn bmi(self) -> Bmi {
+        Bmi { _proof: () }
     }
 }
 
-/// `work` with this build, in a function compiled for AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2, popcnt, bmi1 and bmi2.
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn with_avx2<W: Work>(token: Avx2, work: W) -> W::Out {
-    work.run(token)
-}
-
-/// Proof that this CPU has [`Avx2`]'s features and AVX-512F, VL and VPOPCNTDQ: [`Avx512::new`]
-/// is the only way to make one, and it asks the CPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Avx512 {
-    avx2: Avx2,
+impl Avx512F {
+    /// The AVX2 token: its features are among AVX-512F's.
+    #[inline(always)]
+    fn avx2(self) -> Avx2 {
+        Avx2 { _proof: () }
+    }
 }
 
 impl Avx512 {
-    /// The token, if this CPU has AVX2, popcnt, bmi1, bmi2 and AVX-512F, VL and VPOPCNTDQ.
-    pub fn new() -> Option<Avx512> {
-        let avx2 = Avx2::new()?;
-        avx512_popcount().then_some(Avx512 { avx2 })
-    }
-
-    /// Runs `work` compiled for AVX-512.
-    #[inline]
-    pub(super) fn run<W: Work>(self, work: W) -> W::Out {
-        // SAFETY: `self` exists, so the CPU has the features `with_avx512` is compiled for.
-        unsafe { with_avx512(self, work) }
-    }
-}
-
-/// `work` with this build, in a function compiled for AVX-512 (a pair of blocks' lanes is one
-/// register there).
-///
-/// # Safety
-/// The CPU must have AVX2, popcnt, bmi1, bmi2 and AVX-512F, VL and VPOPCNTDQ.
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
-unsafe fn with_avx512<W: Work>(token: Avx512, work: W) -> W::Out {
-    work.run(token)
-}
-
-impl Simd for Avx512 {
+    /// The AVX2 token: its features are among this build's.
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
-        self.avx2.join(top, south, out);
+    fn avx2(self) -> Avx2 {
+        Avx2 { _proof: () }
+    }
+}
+
+impl Simd for Bmi {
+    #[inline(always)]
+    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+        join_portable(top, south, out);
     }
 
     #[inline(always)]
     fn extract(self, x: u64, mask: u64) -> u64 {
-        self.avx2.extract(x, mask)
+        // SAFETY: `self` exists, so the CPU has BMI2.
+        unsafe { _pext_u64(x, mask) }
     }
 
     #[inline(always)]
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
-        // SAFETY: `self` exists, so the CPU has AVX-512F and popcnt.
+        keep_lacking_portable(queries, m, out);
+    }
+
+    #[inline(always)]
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
+        entry_portable(table, c, key)
+    }
+}
+
+impl Simd for Avx512F {
+    #[inline(always)]
+    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+        self.avx2().join(top, south, out);
+    }
+
+    #[inline(always)]
+    fn extract(self, x: u64, mask: u64) -> u64 {
+        self.avx2().extract(x, mask)
+    }
+
+    #[inline(always)]
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
+        self.avx2().keep_lacking(queries, m, out);
+    }
+
+    #[inline(always)]
+    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
+        self.avx2().entry(table, c, key)
+    }
+}
+
+impl Simd for Avx512 {
+    #[inline(always)]
+    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+        self.avx2().join(top, south, out);
+    }
+
+    #[inline(always)]
+    fn extract(self, x: u64, mask: u64) -> u64 {
+        self.avx2().extract(x, mask)
+    }
+
+    #[inline(always)]
+    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
+        // SAFETY: `self` exists, so the CPU has what `keep_lacking_avx512` is compiled for.
         unsafe { keep_lacking_avx512(queries, m, out) }
     }
 
     #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
-        self.avx2.entry(table, c, key)
+        self.avx2().entry(table, c, key)
     }
 }
 
@@ -98,7 +173,8 @@ impl Simd for Avx512 {
 /// to 7 queries one at a time.
 ///
 /// # Safety
-/// The CPU must have AVX-512F and popcnt.
+/// The CPU must have popcnt, bmi1, bmi2, AVX2, AVX-512F, VL and VPOPCNTDQ (what the function
+/// is compiled for; it uses AVX-512F).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
 unsafe fn keep_lacking_avx512(queries: &[u64], m: u64, out: &mut Vec<u64>) {
@@ -131,20 +207,19 @@ unsafe fn keep_lacking_avx512(queries: &[u64], m: u64, out: &mut Vec<u64>) {
 
 impl Simd for Avx2 {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Kept, out: &mut Vec<u64>) {
-        // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
+    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+        // SAFETY: `self` exists, so the CPU has what `join_avx2` is compiled for.
         unsafe { join_avx2(top, south, out) }
     }
 
     #[inline(always)]
     fn extract(self, x: u64, mask: u64) -> u64 {
-        // SAFETY: `self` exists, so the CPU has BMI2.
-        unsafe { _pext_u64(x, mask) }
+        self.bmi().extract(x, mask)
     }
 
     #[inline(always)]
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
-        // SAFETY: `self` exists, so the CPU has AVX2 and popcnt.
+        // SAFETY: `self` exists, so the CPU has what `keep_lacking_avx2` is compiled for.
         unsafe { keep_lacking_avx2(queries, m, out) }
     }
 
@@ -208,7 +283,7 @@ impl Simd for Avx2 {
 /// number kept. The last 0 to 3 queries one at a time.
 ///
 /// # Safety
-/// The CPU must have AVX2 and popcnt.
+/// The CPU must have popcnt, bmi1, bmi2 and AVX2 (what the function is compiled for).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 unsafe fn keep_lacking_avx2(queries: &[u64], m: u64, out: &mut Vec<u64>) {
@@ -268,10 +343,11 @@ static COMPRESS: [[u32; 8]; 16] = {
 /// `n` and keeps none of it.
 ///
 /// # Safety
-/// The CPU must have AVX2 and popcnt.
+/// The CPU must have popcnt, bmi1, bmi2 and AVX2 (what the function is compiled for).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn join_avx2((top_meet, top_key): (u64, u64), (meets, keys, n): Kept, out: &mut Vec<u64>) {
+unsafe fn join_avx2((top_meet, top_key): (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    let (meets, keys, n) = (south.meets, south.keys, south.len);
     let quads = n.div_ceil(4);
     assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
     // Each store writes four lanes, of which the ones past the kept are overwritten next.

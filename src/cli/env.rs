@@ -1,0 +1,52 @@
+//! The environment variables the command line reads. The library reads none: each sets one of
+//! its options, which a library user sets directly.
+//!
+//! | variable | what it does | the library's option |
+//! | --- | --- | --- |
+//! | `NQUEENS_QUARTER_PARTS=P` | the quadrant method's striped plan (one combination a task, in `P` parts, 1 to 64) at any N: a plan of its own, with its own fingerprint; every command that reads its files needs the same value | `quadrants::Settings::parts` |
+//! | `NQUEENS_QUARTER_SLICES=1` | the quadrant method counts from quarter slices built per row set at any N, as past N = 23 (the same plan and counts) | `quadrants::Settings::slices` |
+//! | `NQUEENS_QUADRANT_BUILD=B` | caps the quadrant method's vector build at `portable`, `avx2` or `avx512` (the richest this CPU runs up to it), to measure a poorer build on a richer CPU | `quadrants::Settings::build` |
+//!
+//! An empty value is unset; any other value out of range is refused (exit 2).
+
+use nqueens::internals::quadrants::{BuildCap, Settings, MOST_PARTS};
+use nqueens::Error;
+
+/// `NQUEENS_QUARTER_PARTS`: see the module.
+pub const PARTS: &str = "NQUEENS_QUARTER_PARTS";
+/// `NQUEENS_QUARTER_SLICES`: see the module.
+pub const SLICES: &str = "NQUEENS_QUARTER_SLICES";
+/// `NQUEENS_QUADRANT_BUILD`: see the module.
+pub const BUILD: &str = "NQUEENS_QUADRANT_BUILD";
+
+/// The value of `name`, if it is set and not empty (scripts pass unset values through as
+/// `NAME=${X:-}`).
+fn var(name: &str) -> Option<String> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(|v| v.to_string_lossy().into_owned())
+}
+
+/// The quadrant method's settings the environment asks for (see the module).
+pub fn quadrant_settings() -> Result<Settings, Error> {
+    let mut s = Settings::default();
+    if let Some(v) = var(PARTS) {
+        s.parts = match v.parse::<u32>() {
+            Ok(p) if (1..=MOST_PARTS).contains(&p) => Some(p),
+            _ => {
+                return Err(Error::Usage(format!(
+                    "{PARTS}={v}: give a number of parts from 1 to {MOST_PARTS}"
+                )))
+            }
+        };
+    }
+    s.slices = var(SLICES).is_some_and(|v| v == "1");
+    if let Some(v) = var(BUILD) {
+        s.build = Some(v.parse::<BuildCap>().map_err(|_| {
+            Error::Usage(format!(
+                "{BUILD}={v}: name a build of the quadrant method (portable, avx2 or avx512)"
+            ))
+        })?);
+    }
+    Ok(s)
+}

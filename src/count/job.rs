@@ -1,0 +1,248 @@
+//! A count ready to run ([`Job`]): its method's task counter, its plan's id and its options,
+//! whichever method counts. The library's `count` and the long runs of [`crate::longrun`] both
+//! run through it, and so through the one engine.
+
+use super::algorithm::Algorithm;
+use super::backtrack::Backtrack;
+use super::engine::{self, Counter, Observer, Ran, Work};
+use super::kernel::Kernel;
+use super::memory;
+use super::method::{self, Method};
+use super::options::Options;
+use super::plan::{smallest_split_depth, Plan};
+use super::plan_id::PlanId;
+use super::progress::{ProgressFn, Tracker};
+use super::quadrants::{self, Quadrants};
+use super::tally::Tally;
+use super::totals::Totals;
+use crate::error::{Error, Result};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A count ready to run: its method's task counter, the plan's id, and the options. The
+/// library's [`crate::count()`] and the long runs of [`crate::longrun`] both run through it, and so
+/// through the one engine, whatever the method.
+pub struct Job {
+    memory_estimate: Option<u64>,
+    counter: Arc<dyn Counter>,
+    id: PlanId,
+    tasks: usize,
+    kernel: Kernel,
+    threads: usize,
+    cancel: Arc<AtomicBool>,
+    progress: Option<ProgressFn>,
+}
+
+impl Job {
+    /// Plans the count of an `n` board as `opts` say ([`method::choose`] picks the method).
+    /// `long_run`: `Some(depth)` for a run that checkpoints or shards, whose plan must be the
+    /// same on every machine (`auto` is never resolved by this machine's memory), with the
+    /// split depth to use when `opts` give none; `None` for a count made here, whose split
+    /// depth defaults to the smallest giving 8 tasks per thread.
+    pub fn new(n: u32, opts: &Options, long_run: Option<u32>) -> Result<Job> {
+        let threads = opts.resolved_threads();
+        if !(1..=engine::MAX_THREADS).contains(&threads) {
+            return Err(Error::Threads(threads));
+        }
+        let Method {
+            mut algorithm,
+            may_backtrack,
+        } = method::choose(n, opts, long_run.is_some())?;
+        if algorithm == Algorithm::Quadrants {
+            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+            match Quadrants::within(n, threads, limit, &opts.quadrants) {
+                Ok(q) => return Ok(Job::of_quadrants(q, opts, threads)),
+                // Auto: the quadrant method does not fit; backtracking needs almost none.
+                Err(Error::Memory(_)) if may_backtrack => algorithm = method::FALLBACK,
+                Err(e) => return Err(e),
+            }
+        }
+        let fixed = opts.split_depth.or(long_run);
+        let plan = if opts.placed.is_empty() {
+            let depth = fixed.unwrap_or_else(|| Plan::default_split_depth(n, algorithm, threads));
+            Plan::new(n, algorithm, depth)?
+        } else {
+            let build = |d| Plan::with_placed(n, d, &opts.placed);
+            build(fixed.unwrap_or_else(|| smallest_split_depth(threads, build)))?
+        };
+        Ok(Job::of_plan(plan, opts, threads))
+    }
+
+    /// The job of the plan `id` names (as checkpoint and shard files write it), with its
+    /// fingerprint checked: the same tasks in the same order as when the files were made.
+    pub fn from_id(id: &PlanId, opts: &Options) -> Result<Job> {
+        let threads = opts.resolved_threads();
+        if id.algorithm == Algorithm::Quadrants {
+            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+            let q = Quadrants::within(id.n, threads, limit, &opts.quadrants)?;
+            id.check_fingerprint(&q.id().fingerprint)?;
+            return Ok(Job::of_quadrants(q, opts, threads));
+        }
+        Ok(Job::of_plan(Plan::from_id(id)?, opts, threads))
+    }
+
+    /// The job that recounts the tasks of plan `id` for an audit: [`Job::from_id`]'s, but a
+    /// quadrant plan's tasks are searched by backtracking (`quadrants::Backtracked`: nothing
+    /// of the method's own counting is used) unless `same_method`. Its fingerprint is checked.
+    pub fn recounting(id: &PlanId, opts: &Options, same_method: bool) -> Result<Job> {
+        if id.algorithm != Algorithm::Quadrants || same_method {
+            return Job::from_id(id, opts);
+        }
+        let b = quadrants::Backtracked::new(id.n, &opts.quadrants)?;
+        let planned = b.plan().id();
+        id.check_fingerprint(&planned.fingerprint)?;
+        Ok(Job {
+            memory_estimate: None,
+            id: planned,
+            tasks: b.plan().tasks(),
+            counter: Arc::new(b),
+            kernel: opts.kernel,
+            threads: opts.resolved_threads(),
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        })
+    }
+
+    fn of_plan(plan: Plan, opts: &Options, threads: usize) -> Job {
+        Job {
+            memory_estimate: None,
+            id: plan.id(),
+            tasks: plan.tasks().len(),
+            counter: Arc::new(Backtrack::new(plan, opts.kernel)),
+            kernel: opts.kernel,
+            threads,
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        }
+    }
+
+    fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
+        Job {
+            memory_estimate: Some(q.memory_estimate()),
+            id: q.id(),
+            tasks: q.tasks(),
+            counter: Arc::new(q),
+            kernel: opts.kernel,
+            threads,
+            cancel: opts.cancel.clone().unwrap_or_default(),
+            progress: opts.progress.clone(),
+        }
+    }
+
+    /// Adds `bytes` a run holds besides the method (its tasks' records) to the memory
+    /// estimate, where there is one.
+    pub fn hold(&mut self, bytes: u64) {
+        if let Some(m) = self.memory_estimate.as_mut() {
+            *m += bytes;
+        }
+    }
+
+    /// The memory the plan is estimated to need (quadrant method), in bytes.
+    pub fn memory_estimate(&self) -> Option<u64> {
+        self.memory_estimate
+    }
+
+    /// What identifies the plan in checkpoint and shard files.
+    pub fn id(&self) -> &PlanId {
+        &self.id
+    }
+
+    /// How many tasks the plan has.
+    pub fn tasks(&self) -> usize {
+        self.tasks
+    }
+
+    /// The task counter, for the engine.
+    pub fn counter(&self) -> Arc<dyn Counter> {
+        self.counter.clone()
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The kernel (the backtracking methods').
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Whether the options ask for progress reports (which need each task's expected work).
+    pub fn reports_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Counts the tasks in `scope` that are not in `resumed` (whose tallies sum to
+    /// `resumed_tally`), streaming finished tasks to `observer` and to the progress report.
+    /// `est`: the tasks' expected work when the caller has it already. Returns the tally of
+    /// the scope; [`Error::Cancelled`] if the cancel flag stopped it.
+    pub fn run_scope(
+        &self,
+        scope: &[u32],
+        resumed: &[u32],
+        resumed_tally: Tally,
+        est: Option<Work>,
+        observer: &mut dyn Observer,
+    ) -> Result<Ran> {
+        // A set of the resumed tasks, not a flag per task of the plan: a striped plan's
+        // tasks run to hundreds of millions, a shard's to thousands.
+        let finished: std::collections::HashSet<u32> = resumed.iter().copied().collect();
+        let todo: Vec<u32> = scope
+            .iter()
+            .copied()
+            .filter(|i| !finished.contains(i))
+            .collect();
+        let mut tracker = self.progress.clone().map(|report| {
+            let est = est.unwrap_or_else(|| Work::of(self.counter.as_ref()));
+            Tracker::new(est, scope, resumed, &resumed_tally, report)
+        });
+        let mut both = (observer, tracker.as_mut());
+        let ran = engine::run(self.counter(), todo, self.threads, &self.cancel, &mut both)?;
+        if let Some(t) = tracker.as_mut() {
+            t.finish();
+        }
+        Ok(ran)
+    }
+
+    /// Counts the tasks `scope` minus `resumed` (see [`Job::run_scope`]) and returns the
+    /// totals of the whole scope, planner nodes included; not cross-checked.
+    pub fn run(
+        &self,
+        scope: &[u32],
+        resumed: &[u32],
+        resumed_tally: Tally,
+        observer: &mut dyn Observer,
+    ) -> Result<Totals> {
+        let ran = self.run_scope(scope, resumed, resumed_tally, None, observer)?;
+        if ran.cancelled {
+            return Err(ran.stopped(resumed.len() + ran.done, scope.len(), None));
+        }
+        let mut tally = resumed_tally;
+        tally += ran.tally;
+        tally += self.counter.planned();
+        Ok(self.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes))
+    }
+
+    /// The totals of a finished scope whose tallies sum to `tally`.
+    pub fn totals(
+        &self,
+        tally: Tally,
+        elapsed: Duration,
+        resumed_tasks: usize,
+        resumed_nodes: u128,
+    ) -> Totals {
+        let mut t = Totals::of(
+            &self.id,
+            self.tasks,
+            self.kernel,
+            self.threads,
+            tally,
+            elapsed,
+        );
+        t.memory_estimate = self.memory_estimate;
+        t.resumed_tasks = resumed_tasks;
+        t.resumed_nodes = resumed_nodes;
+        t
+    }
+}

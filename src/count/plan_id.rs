@@ -1,0 +1,50 @@
+//! What identifies a plan in checkpoint and shard files: enough to rebuild it and to check
+//! that the rebuilt plan is the same ([`PlanId::check_fingerprint`]).
+
+use super::algorithm::Algorithm;
+use crate::error::{Error, Result};
+
+/// A plan as written in checkpoint and shard files: enough to rebuild it and to check that
+/// it is the same plan: a plan's fingerprint hashes its whole task list.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlanId {
+    /// Board size.
+    pub n: u32,
+    /// The algorithm (its name in the files).
+    pub algorithm: Algorithm,
+    /// The split depth.
+    pub split_depth: u32,
+    /// Placed queens, 1-based `[row, col]`.
+    pub placed: Vec<[usize; 2]>,
+    /// The plan's fingerprint.
+    pub fingerprint: String,
+}
+
+impl PlanId {
+    /// Refuses an id whose fingerprint is not `rebuilt`, the fingerprint of the plan this
+    /// nqueens makes from the same description.
+    pub fn check_fingerprint(&self, rebuilt: &str) -> Result<()> {
+        if rebuilt != self.fingerprint {
+            return Err(Error::Input(format!(
+                "plan fingerprint {} is not this nqueens' plan {rebuilt} for {}: made by a \
+                 different version",
+                self.fingerprint,
+                self.describe()
+            )));
+        }
+        Ok(())
+    }
+
+    /// `N=17, algorithm symmetric, split depth 2[, placed 1:2 ...]`.
+    pub fn describe(&self) -> String {
+        let placed = if self.placed.is_empty() {
+            String::new()
+        } else {
+            format!(", placed {}", crate::board::format::squares(&self.placed))
+        };
+        format!(
+            "N={}, algorithm {}, split depth {}{placed}",
+            self.n, self.algorithm, self.split_depth
+        )
+    }
+}

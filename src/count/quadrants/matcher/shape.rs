@@ -1,0 +1,253 @@
+//! Shaping a sieve: its stored patterns split, again and again, on the bit most often set on
+//! both sides, as deep as the cost model says it pays ([`cost`] weighs block visits,
+//! filtering and table building), before any matcher is built ([`Shaped`]): so that what the
+//! tables will hold is known first. The bits' frequencies are sampled at every node, so each
+//! split takes the bit that pays best where it is.
+
+use super::{chunks_for, Matcher, BLOCK};
+use crate::count::arch::{keep_lacking_portable, Build};
+use std::ops::Range;
+
+/// Stored patterns below which the sieve does not split (one matcher, no sampling).
+pub const CUT_MIN: usize = 16 * BLOCK;
+
+/// The deepest split (each level adds one query buffer to a count).
+pub(super) const MAX_DEPTH: usize = 24;
+
+/// The fewest patterns on either side of a split: so a sieve's leaves hold at least this
+/// many (but for a sieve of one leaf), and its blocks are at most 2 per `BLOCK` patterns
+/// ([`Sieve::blocks_bound`]).
+const MIN_LEAF: usize = BLOCK / 2;
+
+/// The most queries kept as the sample that steers the splits.
+const SAMPLE: usize = 2048;
+
+/// Patterns per side whose bits a node counts to choose its split.
+const FREQ_SAMPLE: usize = 128;
+
+/// Sampled queries below which a node is not split (its frequencies would be noise).
+const MIN_SAMPLE: usize = 16;
+
+/// The cost model, in operations (one is about 0.06 ns on the Zen 5 it was measured on): a
+/// query visiting a block (a base and a lookup per chunk, 2 ns with 6 chunks), a query
+/// filtered at a split (1 ns), a query entering a leaf, a block's tables built (2.2 µs, with
+/// its patterns packed), a pattern partitioned at a split while the sieve is shaped (3 ns).
+const VISIT: f64 = 6.0;
+const VISIT_CHUNK: f64 = 4.5;
+const FILTER: f64 = 16.0;
+const LEAF: f64 = 5.0;
+const BUILD: f64 = 36_000.0;
+const SHAPE: f64 = 50.0;
+
+/// What a leaf's visit costs with 6 chunks (its usual size), and how a split sieve's cost
+/// per query grows with its blocks `b`: about `SPLIT_COST * b^SPLIT_GROWTH` (each level of
+/// splits leaves 3/4 of the block visits and filters 3/2 of the queries, with leaves of up to
+/// 2 blocks: `log2 1.5` is 0.585; on half-boards of N = 22 the model said 41.6 visits and 41.7
+/// filtered per query where the sieve made 44.8 and 44.3).
+const VISIT_6: f64 = VISIT + 6.0 * VISIT_CHUNK;
+const SPLIT_COST: f64 = 1.33 * VISIT_6 + 2.0 * 0.67 * FILTER;
+const SPLIT_GROWTH: f64 = 0.585;
+
+/// The shape of a sieve before its matchers are built: a leaf is a range of the partitioned
+/// patterns.
+pub(super) enum Shape {
+    Empty,
+    Leaf { range: Range<usize>, live: u64 },
+    Split { bit: u32, right: usize },
+}
+
+/// What shaping a sieve needs to know.
+struct Shaper {
+    /// Whether leaves pack their live bits ([`Build::extracts`]).
+    extracts: bool,
+    /// The patterns' bits.
+    bits: u32,
+    /// Queries each sampled query stands for.
+    weight: f64,
+    shapes: Vec<Shape>,
+}
+
+impl Shaper {
+    /// Shapes the patterns `s` (starting at `at` of all of them, partitioned in place), met
+    /// by the queries `sample` stands for, which all lack the bits `right`; returns the
+    /// expected cost of its subtree. (An empty sample still makes a leaf: the queries to come
+    /// are not the sample.)
+    fn shape(&mut self, s: &mut [u64], at: usize, sample: &[u64], right: u64, depth: usize) -> f64 {
+        let me = self.shapes.len();
+        if s.is_empty() {
+            self.shapes.push(Shape::Empty);
+            return 0.0;
+        }
+        let or = s.iter().fold(0, |a, &p| a | p);
+        let live = if self.extracts { or & !right } else { u64::MAX };
+        let queries = sample.len() as f64 * self.weight;
+        let leaf = queries * (LEAF + self.visit(s.len(), live)) + self.build(s.len());
+        self.shapes.push(Shape::Leaf {
+            range: at..at + s.len(),
+            live,
+        });
+        if depth >= MAX_DEPTH
+            || s.len() <= 2 * BLOCK
+            || (depth == 0 && s.len() < CUT_MIN)
+            || sample.len() < MIN_SAMPLE
+        {
+            return leaf;
+        }
+        let Some(bit) = best_bit(s, sample, or & !right) else {
+            return leaf;
+        };
+        let m = 1u64 << bit;
+        let split = partition(s, m);
+        if split.min(s.len() - split) < MIN_LEAF {
+            return leaf;
+        }
+        let mut lacking = Vec::new();
+        keep_lacking_portable(sample, m, &mut lacking);
+        let (s0, s1) = s.split_at_mut(split);
+        self.shapes[me] = Shape::Split { bit, right: 0 };
+        let left = self.shape(s0, at, sample, right, depth + 1);
+        let r = self.shapes.len();
+        let cost =
+            queries * FILTER + left + self.shape(s1, at + split, &lacking, right | m, depth + 1);
+        if cost < leaf {
+            self.shapes[me] = Shape::Split { bit, right: r };
+            cost
+        } else {
+            self.shapes.truncate(me);
+            self.shapes.push(Shape::Leaf {
+                range: at..at + s.len(),
+                live,
+            });
+            leaf
+        }
+    }
+
+    /// A query's visits to a leaf of `len` patterns packed to `live`.
+    fn visit(&self, len: usize, live: u64) -> f64 {
+        let bits = if self.extracts {
+            live.count_ones()
+        } else {
+            self.bits
+        };
+        len.div_ceil(BLOCK) as f64 * (VISIT + VISIT_CHUNK * chunks_for(bits) as f64)
+    }
+
+    /// Building the tables of a leaf of `len` patterns.
+    fn build(&self, len: usize) -> f64 {
+        len.div_ceil(BLOCK) as f64 * BUILD
+    }
+}
+
+/// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
+/// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
+/// from `front` to `i` all have the bits.)
+fn partition(s: &mut [u64], m: u64) -> usize {
+    let mut front = 0;
+    for i in 0..s.len() {
+        let lacks = s[i] & m == 0;
+        s.swap(front, i);
+        front += usize::from(lacks);
+    }
+    front
+}
+
+/// The bit of `candidates` that rules out the largest share of the (pattern, query) pairs,
+/// `p_s * p_q` from samples of both sides; none if no candidate rules any out.
+fn best_bit(s: &[u64], sample: &[u64], candidates: u64) -> Option<u32> {
+    // Counted a bit position at a time over a contiguous copy of the sample: a loop the
+    // compiler vectorises (counting each pattern's set bits in turn stalls on the counters).
+    let freq = |v: &[u64]| {
+        let step = (v.len() / FREQ_SAMPLE).max(1);
+        let picked: Vec<u64> = v.iter().step_by(step).copied().collect();
+        let mut f = [0u32; 64];
+        for (b, c) in f.iter_mut().enumerate() {
+            if candidates >> b & 1 == 1 {
+                *c = picked.iter().map(|&p| (p >> b & 1) as u32).sum();
+            }
+        }
+        (f, picked.len() as u32)
+    };
+    let ((fs, ns), (fq, nq)) = (freq(s), freq(sample));
+    (0..64u32)
+        .filter(|&b| candidates >> b & 1 == 1)
+        .map(|b| {
+            (
+                b,
+                fs[b as usize] as f64 / ns as f64 * fq[b as usize] as f64 / nq as f64,
+            )
+        })
+        .filter(|&(_, p)| p > 0.0)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(b, _)| b)
+}
+
+/// A sieve shaped ([`Sieve::shape`]): its leaves chosen, their matchers not yet built.
+pub struct Shaped {
+    pub(super) build: Build,
+    /// The patterns' bits.
+    pub(super) bits: u32,
+    /// The stored patterns, partitioned: a leaf is a range of them.
+    pub(super) patterns: Vec<u64>,
+    /// The nodes, in preorder.
+    pub(super) shapes: Vec<Shape>,
+}
+
+impl Shaped {
+    /// The bytes the sieve's matchers will hold ([`Matcher::bytes_for`] of each leaf, on the
+    /// bits it packs), exactly.
+    pub fn table_bytes(&self) -> usize {
+        self.shapes
+            .iter()
+            .map(|shape| match shape {
+                Shape::Leaf { range, live } => {
+                    let bits = if *live == u64::MAX {
+                        self.bits
+                    } else {
+                        live.count_ones()
+                    };
+                    Matcher::bytes_for(range.len(), bits)
+                }
+                _ => 0,
+            })
+            .sum()
+    }
+}
+
+/// The patterns `stored` split into leaves for `expected` queries like the sample `queries`,
+/// their matchers not yet built ([`Shaped::table_bytes`] says what they will hold).
+pub fn shape(build: Build, stored: &[u64], queries: &[u64], expected: usize, bits: u32) -> Shaped {
+    let mut s = stored.to_vec();
+    let step = (queries.len() / SAMPLE).max(1);
+    let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
+    let mut shaper = Shaper {
+        extracts: build.extracts(),
+        bits,
+        weight: expected.max(1) as f64 / sample.len().max(1) as f64,
+        shapes: Vec::new(),
+    };
+    // With no sample (no queries yet) the patterns are one leaf.
+    let sample = if sample.is_empty() { vec![0] } else { sample };
+    shaper.shape(&mut s, 0, &sample, 0, 0);
+    Shaped {
+        build,
+        bits,
+        patterns: s,
+        shapes: shaper.shapes,
+    }
+}
+
+/// The expected cost, in the cost model's operations, of matching `queries` queries against
+/// a sieve of `stored` patterns, its building included: which side to store is chosen by it
+/// (a split sieve's cost grows more slowly than its patterns, so the larger side is often the
+/// one to store).
+pub fn cost(stored: usize, queries: usize) -> f64 {
+    let blocks = stored.div_ceil(BLOCK) as f64;
+    if stored < CUT_MIN {
+        queries as f64 * blocks * VISIT_6 + blocks * BUILD
+    } else {
+        let levels = (blocks / 2.0).log2();
+        queries as f64 * SPLIT_COST * blocks.powf(SPLIT_GROWTH)
+            + 2.0 * blocks * BUILD
+            + stored as f64 * levels * SHAPE
+    }
+}
