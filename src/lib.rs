@@ -76,5 +76,6 @@ pub mod internals {
     pub use crate::count::tally::{self, Classes, Tally};
     pub use crate::count::task::{self, Task, TaskKind};
     pub use crate::count::{Job, Options, Totals};
+    pub use crate::limits::{LIFETIME_SECONDS, MAX_THREADS};
     pub use crate::Kernel;
 }

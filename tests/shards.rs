@@ -70,7 +70,7 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
             vec![&f[0], &f[1], &f[1], &f[2]],
             format!("shard 1/3 is given twice: {} and {}", f[1], f[1]),
         ),
-        (vec![&f[0], &f[1], &g[2]], "is shard 2/3 of N=11".into()),
+        (vec![&f[0], &f[1], &g[2]], "(N 11, not 12,".into()),
         (
             vec![&f[0], &f[1], mixed.to_str().unwrap()],
             "all shards must come from the same count".into(),
@@ -184,10 +184,26 @@ fn striped_shards_in_parts_merge_status_and_audit() {
         (s["finished"].as_u64(), s["complete"].as_bool()),
         (Some(4), Some(true))
     );
-    let a = run(&["audit", "--json", "--sample", "1"], &files);
+    let a = run(
+        &["audit", "--json", "--sample", "1", "--slices", "1"],
+        &files,
+    );
     assert_eq!(a["differences"], serde_json::json!([]), "{a}");
     assert_eq!(a["recounted"], a["recorded"], "{a}");
-    assert_eq!(a["methods"][0], "backtracking", "{a}");
+    assert!(a["audits"][0]["recounted_by"]
+        .as_str()
+        .unwrap()
+        .starts_with("quadrants, "));
+    assert!(a["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["agrees"] == true));
+    let a = run(
+        &["audit", "--json", "--tasks", "20", "--backtracking"],
+        &files,
+    );
+    assert_eq!(a["differences"], serde_json::json!([]), "{a}");
     // Shard 0 of 4 holds whole stripes of 3 (a combination's parts): stripes 0, 4, 8, ...
     let f: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
@@ -304,5 +320,29 @@ fn a_set_claiming_a_million_shards_gets_a_short_refusal() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.len() < 1000, "{} bytes", err.len());
     assert!(err.contains("and 999989 more"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 4, 7: a checkpoint of a plan made with other parts (`NQUEENS_QUARTER_PARTS`) is
+/// refused saying what differs (it printed two identical descriptions of the plans).
+#[test]
+fn a_checkpoint_of_another_plan_says_what_differs() {
+    let dir = tmpdir("differs");
+    let ckpt = dir.join("c.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let out = bin()
+        .args(["count", "12", "-a", "quadrants", "--checkpoint", c])
+        .env("NQUEENS_QUARTER_PARTS", "3")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let out = bin()
+        .args(["count", "12", "-a", "quadrants", "--checkpoint", c])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("it has fingerprint "), "{err}");
+    assert!(err.contains("NQUEENS_QUARTER_PARTS"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -157,10 +157,10 @@ fn a_damaged_file_is_named_with_exit_2() {
     std::fs::remove_dir_all(&empty).unwrap();
 }
 
-/// Round 3, 9: a shard given twice makes a run that does not merge: status says so with
-/// exit 1, as its help says (it exited 2, with a full report on stdout).
+/// A shard given twice makes a run that does not merge: status says so and exits as merge
+/// does, 2 (issue 40: status exits as merge would; round 3 had made it 1).
 #[test]
-fn a_duplicate_shard_is_exit_1_with_the_reason() {
+fn a_duplicate_shard_exits_as_merge_does_with_the_reason() {
     let dir = tmpdir("dup");
     for i in 0..2 {
         let out = dir.join(format!("results/s{i}.json"));
@@ -171,8 +171,56 @@ fn a_duplicate_shard_is_exit_1_with_the_reason() {
         .args(["status", dir.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("given twice"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Round 4, 8: an ordinary directory holds other files: notes that mention our formats and an
+/// audit's report are skipped; a link back up the tree (a loop) is not followed (it counted
+/// shards twice); and a file that cannot be read exits 2, not 1 ("not yet"), so that a script
+/// waiting for 0 does not wait for ever.
+#[test]
+fn status_skips_what_is_not_a_run_file_follows_no_link_and_exits_2_on_an_unreadable_one() {
+    let dir = tmpdir("ordinary");
+    let r = dir.join("results");
+    for i in 0..2 {
+        run(
+            &["count", "12", "--shard", &format!("{i}/2")],
+            &r.join(format!("s{i}.json")),
+        );
+    }
+    std::fs::write(
+        r.join("notes.json"),
+        "{\"todo\": \"merge the nqueens-shard files, keep the nqueens-checkpoint ones\"}\n",
+    )
+    .unwrap();
+    let audit = nqueens()
+        .args(["audit", "--json", "--seed", "1"])
+        .arg(r.join("s0.json"))
+        .output()
+        .unwrap();
+    assert!(audit.status.success(), "{audit:?}");
+    std::fs::write(r.join("audit.json"), &audit.stdout).unwrap();
+    std::os::unix::fs::symlink("..", r.join("loop")).unwrap();
+    let (code, v) = status(&dir);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["finished"], 2, "{v}");
+    let unreadable = r.join("s1.json");
+    std::fs::set_permissions(
+        &unreadable,
+        std::os::unix::fs::PermissionsExt::from_mode(0o000),
+    )
+    .unwrap();
+    if std::fs::read(&unreadable).is_err() {
+        // (Root reads any file: then there is nothing to check.)
+        let out = nqueens()
+            .args(["status", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("s1.json"));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

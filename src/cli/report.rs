@@ -19,8 +19,8 @@ pub struct CountReport {
     pub method: &'static str,
     /// The algorithm used (`plain`, `mirror`, `symmetric` backtracking, or `quadrants`).
     pub algorithm: Algorithm,
-    /// The kernel used.
-    pub kernel: Kernel,
+    /// The backtracking kernel used; null for the quadrant method, which has none.
+    pub kernel: Option<Kernel>,
     /// All solutions: A000170(n).
     pub total: u128,
     /// A000170(n) from the table, or null when not known.
@@ -60,6 +60,11 @@ pub struct CountReport {
     pub nodes_per_second: Option<f64>,
 }
 
+/// `key value` lines as the reports print them.
+pub fn text(lines: &[(&str, String)]) -> String {
+    lines.iter().map(|(k, v)| format!("{k:<11}{v}\n")).collect()
+}
+
 impl CountReport {
     /// The report of a finished count, with the known values it is compared with.
     pub fn new(t: &Totals) -> CountReport {
@@ -76,7 +81,7 @@ impl CountReport {
                 "backtracking"
             },
             algorithm: t.algorithm,
-            kernel: t.kernel,
+            kernel: (t.algorithm != Algorithm::Quadrants).then_some(t.kernel),
             total: t.total,
             known,
             matches_known: known.map(|k| k == t.total),
@@ -99,9 +104,14 @@ impl CountReport {
 
     /// The human-readable rendering: one `key value` line per field.
     pub fn to_text(&self) -> String {
+        text(&self.lines())
+    }
+
+    /// The `key value` lines of [`CountReport::to_text`].
+    pub fn lines(&self) -> Vec<(&'static str, String)> {
         let mut lines = self.count_lines();
         lines.extend(self.run_lines());
-        lines.iter().map(|(k, v)| format!("{k:<11}{v}\n")).collect()
+        lines
     }
 
     /// What was counted: the board, the totals and how they compare with the known values.
@@ -144,7 +154,8 @@ impl CountReport {
             if quadrants {
                 "quadrants (half-boards matched by their diagonals)".to_string()
             } else {
-                format!("{} (kernel {})", self.algorithm.name(), self.kernel.name())
+                let kernel = self.kernel.map_or("none", Kernel::name);
+                format!("{} (kernel {kernel})", self.algorithm.name())
             },
         ));
         v.push(("threads", self.threads.to_string()));

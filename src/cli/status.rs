@@ -12,11 +12,15 @@ use std::path::PathBuf;
     checkpoints of a distributed run, from a directory (searched two levels deep for *.json \
     and *.ckpt) or from the files given, and says which shards are finished, which are under \
     way and how far (share of their expected work), which have nothing yet, the solutions so \
-    far, and what is left. It never changes a file.\n\n\
+    far, and what is left. It never changes a file. Every file of the run is checked as \
+    `merge` checks it (its seal, its plan, its sums against its tasks, its task ids against \
+    its shard); when every shard is there, they are merged and compared with the known \
+    values, as `merge` does.\n\n\
     The run is the plan and shard count most files belong to; files of another count are \
     listed as foreign.\n\n\
-    Exit codes: 0 every shard finished and `merge` would succeed; 1 not yet (or foreign \
-    files, or a merge that would fail); 2 a file that cannot be read or is damaged (named).\n\n\
+    Exit codes: 0 every shard finished and `merge` succeeds; 1 not yet (or foreign files); 2 \
+    a file that cannot be read, is damaged or fails a check (named), or finished shards that \
+    do not merge; 3 a merged count that disagrees with the known value (as `merge`).\n\n\
     Example:\n  nqueens status runs/n21/"
 )]
 pub struct StatusArgs {
@@ -33,15 +37,17 @@ pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
     if a.json {
         let mut v = serde_json::to_value(&s)?;
         v["complete"] = s.complete().into();
-        v["total"] = s.merged.as_ref().map(|t| t.total.to_string()).into();
+        v["total"] = s.merged.as_ref().map(|m| m.totals.total.to_string()).into();
+        v["run_digest"] = s.merged.as_ref().map(|m| m.digest.clone()).into();
+        v["merge_error"] = s.merge_error.as_ref().map(|e| e.to_string()).into();
         print(&(v.to_string() + "\n"))?;
     } else {
         print(&text(&s))?;
     }
     if let Some(e) = &s.merge_error {
-        // Exit 1, as --help says: the run is not complete until its shards merge.
-        note!("every shard is finished, but they do not merge: {e}");
-        return Ok(1);
+        // As merge would: 2 for shards that do not merge, 3 for a count that disagrees.
+        note!("every shard is finished, but merge refuses them: {e}");
+        return Ok(e.exit_code());
     }
     Ok(if s.complete() { 0 } else { 1 })
 }
@@ -93,11 +99,11 @@ fn text(s: &Status) -> String {
     for f in &s.foreign {
         let _ = writeln!(out, "foreign    {f} (another count: not part of this run)");
     }
-    if let Some(t) = &s.merged {
+    if let (Some(m), None) = (&s.merged, &s.merge_error) {
         let _ = writeln!(
             out,
-            "complete   every shard finished; merge gives total {} (nqueens merge checks it)",
-            t.total
+            "complete   every shard finished; merge gives total {} (digest sha256 {})",
+            m.totals.total, m.digest
         );
     }
     out

@@ -55,6 +55,13 @@ impl Algorithm {
         }
     }
 
+    /// Roughly the core-seconds a whole count of an `n` board costs with this algorithm: a(N)
+    /// (known, or projected past the table) times [`Algorithm::rough_ns_per_solution`]. A
+    /// scale for notes and for refusing what cannot finish, never a measurement.
+    pub fn rough_core_seconds(self, n: u32) -> f64 {
+        crate::count::oeis::a000170_estimate(n) * self.rough_ns_per_solution() * 1e-9
+    }
+
     /// The backtracking algorithms (they use a kernel and a split depth).
     pub const BACKTRACKING: [Algorithm; 3] =
         [Algorithm::Plain, Algorithm::Mirror, Algorithm::Symmetric];

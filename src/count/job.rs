@@ -3,6 +3,7 @@
 //! run through it, and so through the one engine.
 
 use super::algorithm::Algorithm;
+use super::arch::Build;
 use super::backtrack::Backtrack;
 use super::engine::{self, Counter, Observer, Ran, Work};
 use super::kernel::Kernel;
@@ -25,6 +26,10 @@ use std::time::Duration;
 /// through the one engine, whatever the method.
 pub struct Job {
     memory_estimate: Option<u64>,
+    /// The least memory limit the method accepts (the quadrant method's).
+    least_memory: Option<u64>,
+    /// The build its vector code runs in (the quadrant method's, or the kernel's).
+    build: Build,
     counter: Arc<dyn Counter>,
     id: PlanId,
     tasks: usize,
@@ -94,6 +99,8 @@ impl Job {
         id.check_fingerprint(&planned.fingerprint)?;
         Ok(Job {
             memory_estimate: None,
+            least_memory: None,
+            build: Build::Portable,
             id: planned,
             tasks: b.plan().tasks(),
             counter: Arc::new(b),
@@ -107,6 +114,8 @@ impl Job {
     fn of_plan(plan: Plan, opts: &Options, threads: usize) -> Job {
         Job {
             memory_estimate: None,
+            least_memory: None,
+            build: opts.kernel.build(),
             id: plan.id(),
             tasks: plan.tasks().len(),
             counter: Arc::new(Backtrack::new(plan, opts.kernel)),
@@ -120,6 +129,8 @@ impl Job {
     fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
         Job {
             memory_estimate: Some(q.memory_estimate()),
+            least_memory: Some(q.least_memory()),
+            build: q.build(),
             id: q.id(),
             tasks: q.tasks(),
             counter: Arc::new(q),
@@ -136,6 +147,11 @@ impl Job {
         if let Some(m) = self.memory_estimate.as_mut() {
             *m += bytes;
         }
+    }
+
+    /// The least memory limit the method accepts (the quadrant method's), in bytes.
+    pub fn least_memory(&self) -> Option<u64> {
+        self.least_memory
     }
 
     /// The memory the plan is estimated to need (quadrant method), in bytes.
@@ -161,6 +177,12 @@ impl Job {
     /// Worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The build its vector code runs in: the quadrant method's, or the backtracking kernel's
+    /// (the portable one for a recount by backtracking, whose search is plain Rust).
+    pub fn build(&self) -> Build {
+        self.build
     }
 
     /// The kernel (the backtracking methods').
@@ -244,5 +266,51 @@ impl Job {
         t.resumed_tasks = resumed_tasks;
         t.resumed_nodes = resumed_nodes;
         t
+    }
+}
+
+/// What a run's files are checked against: a plan's identity (every field of its id), its
+/// task count, its tasks' work (what shards are assigned by) and what its planner counted
+/// (added to shard 0). Rebuilt from a file's id without anything a count needs: the quadrant
+/// method's table index only, no memory budget, so that commands that count nothing (merge,
+/// status, the checks of an audit) need little memory.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    /// The plan's id, rebuilt.
+    pub id: PlanId,
+    /// How many tasks it has.
+    pub tasks: usize,
+    /// Its tasks' work.
+    pub work: Work,
+    /// What its planner counted.
+    pub planned: Tally,
+}
+
+impl Identity {
+    /// The plan `id` names, rebuilt as `opts` make it (their quadrant settings) and its
+    /// fingerprint checked.
+    pub fn of(id: &PlanId, opts: &Options) -> Result<Identity> {
+        if id.algorithm == Algorithm::Quadrants {
+            let q = Quadrants::unfilled(id.n, &opts.quadrants)?;
+            let rebuilt = q.id();
+            id.check_fingerprint(&rebuilt.fingerprint)?;
+            return Ok(Identity::counted_by(rebuilt, &q));
+        }
+        let plan = Plan::from_id(id)?;
+        let rebuilt = plan.id();
+        Ok(Identity::counted_by(
+            rebuilt,
+            &Backtrack::new(plan, opts.kernel),
+        ))
+    }
+
+    /// The identity of plan `id` whose tasks `counter` counts.
+    fn counted_by(id: PlanId, counter: &dyn Counter) -> Identity {
+        Identity {
+            id,
+            tasks: counter.tasks(),
+            work: Work::of(counter),
+            planned: counter.planned(),
+        }
     }
 }

@@ -25,14 +25,53 @@ impl PlanId {
     /// nqueens makes from the same description.
     pub fn check_fingerprint(&self, rebuilt: &str) -> Result<()> {
         if rebuilt != self.fingerprint {
+            let parts = if self.algorithm == Algorithm::Quadrants {
+                " or with other `quadrants.parts` (a striped plan in parts has a fingerprint of \
+                 its own)"
+            } else {
+                ""
+            };
             return Err(Error::Input(format!(
                 "plan fingerprint {} is not this nqueens' plan {rebuilt} for {}: made by a \
-                 different version",
+                 different version{parts}",
                 self.fingerprint,
                 self.describe()
             )));
         }
         Ok(())
+    }
+
+    /// What differs between this id and `other`, field by field (`split depth 2, not 0`), or
+    /// nothing when they are the same.
+    pub fn differences(&self, other: &PlanId) -> String {
+        let mut v = Vec::new();
+        let mut differ = |what: &str, a: String, b: String| {
+            if a != b {
+                v.push(format!("{what} {a}, not {b}"));
+            }
+        };
+        differ("N", self.n.to_string(), other.n.to_string());
+        differ(
+            "algorithm",
+            self.algorithm.to_string(),
+            other.algorithm.to_string(),
+        );
+        differ(
+            "split depth",
+            self.split_depth.to_string(),
+            other.split_depth.to_string(),
+        );
+        differ(
+            "placed queens",
+            format!("{:?}", self.placed),
+            format!("{:?}", other.placed),
+        );
+        differ(
+            "fingerprint",
+            self.fingerprint.clone(),
+            other.fingerprint.clone(),
+        );
+        v.join(", ")
     }
 
     /// `N=17, algorithm symmetric, split depth 2[, placed 1:2 ...]`.

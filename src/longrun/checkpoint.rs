@@ -1,16 +1,18 @@
 //! Checkpoints: the finished tasks of a count, saved so an interrupted count can resume.
 //!
-//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 2):
+//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 3; version 2, without
+//! `counted_by`, is read too):
 //!
 //! ```json
 //! {"format":"nqueens-checkpoint","version":2,"n":14,"algorithm":"symmetric","split_depth":2,
 //!  "placed":[],"fingerprint":"…","shard":null,"tasks":7608,
 //!  "done":[{"id":0,"counts":{"total":8,"classes":[0,1,0,0,0],"nodes":123}}, …],
-//!  "checksum":"…"}
+//!  "counted_by":[{"build":"avx2","cpu":"…","host":"…","tasks":37}],"checksum":"…"}
 //! ```
 //!
 //! `fingerprint` is the plan's ([`crate::internals::Plan::fingerprint`]), `shard` the `--shard` (or null),
-//! `tasks` the number of tasks in scope, `done` the finished ones with their counts, and
+//! `tasks` the number of tasks in scope, `done` the finished ones with their counts,
+//! `counted_by` which build, CPU and host counted how many of them ([`CountedBy`]), and
 //! `checksum` the FNV-1a 64 of the same object serialised compactly with `checksum` empty: an
 //! edited or truncated file is refused, never silently restarted.
 //!
@@ -19,6 +21,7 @@
 //! file), not forgery: anyone can recompute it. `nqueens audit` recounts recorded tasks.
 
 use super::files;
+use super::provenance::CountedBy;
 use super::shard::Shard;
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
@@ -28,8 +31,11 @@ use std::path::Path;
 
 /// The checkpoint format's name.
 pub const FORMAT: &str = "nqueens-checkpoint";
-/// The checkpoint format's version.
-pub const VERSION: u32 = 2;
+/// The checkpoint format's version (3: `counted_by`).
+pub const VERSION: u32 = 3;
+
+/// The oldest version read (2: no `counted_by`).
+pub const OLDEST_VERSION: u32 = 2;
 
 /// One finished task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +62,9 @@ pub struct Checkpoint {
     pub tasks: usize,
     /// The finished tasks, by id.
     pub done: Vec<Done>,
+    /// Which build, CPU and host counted how many of them (none in a version 2 file).
+    #[serde(default)]
+    pub counted_by: Vec<CountedBy>,
     /// FNV-1a 64 of the compact JSON of this object with `checksum` empty.
     pub checksum: String,
 }
@@ -70,6 +79,7 @@ impl Checkpoint {
             shard,
             tasks,
             done: Vec::new(),
+            counted_by: Vec::new(),
             checksum: String::new(),
         }
     }
@@ -90,6 +100,7 @@ impl Checkpoint {
 
     /// Writes the checkpoint to `path` atomically (see the module docs).
     pub fn save(&mut self, path: &Path) -> Result<()> {
+        self.version = VERSION;
         self.done.sort_by_key(|d| d.id);
         self.checksum = self.digest();
         let text = serde_json::to_string(self).unwrap_or_default() + "\n";
@@ -104,12 +115,28 @@ impl Checkpoint {
             return Ok(None);
         };
         if c.plan != expected.plan || c.shard != expected.shard || c.tasks != expected.tasks {
+            let mut differ = vec![c.plan.differences(&expected.plan)];
+            if c.shard != expected.shard {
+                let s = |s: Option<Shard>| s.map_or("none".into(), |s| s.to_string());
+                differ.push(format!("shard {}, not {}", s(c.shard), s(expected.shard)));
+            }
+            if c.tasks != expected.tasks {
+                differ.push(format!("{} tasks, not {}", c.tasks, expected.tasks));
+            }
+            differ.retain(|d| !d.is_empty());
+            let parts = if c.plan.algorithm == crate::Algorithm::Quadrants
+                && c.plan.fingerprint != expected.plan.fingerprint
+            {
+                " (a plan made with other `quadrants.parts` has a fingerprint of its own)"
+            } else {
+                ""
+            };
             return Err(Error::Input(format!(
-                "checkpoint {} belongs to another count ({}), not this one ({}): use another \
+                "checkpoint {} belongs to another count ({}): it has {}{parts}; use another \
                  `checkpoint` file, or run that count to resume it",
                 path.display(),
                 c.describe(),
-                expected.describe()
+                differ.join(", "),
             )));
         }
         Ok(Some(c))
@@ -133,10 +160,10 @@ impl Checkpoint {
                  silently: {keep}"
             ))
         })?;
-        if c.format != FORMAT || c.version != VERSION {
+        if c.format != FORMAT || !(OLDEST_VERSION..=VERSION).contains(&c.version) {
             return Err(Error::Input(format!(
                 "{name} is not a checkpoint this nqueens reads (format {:?} version {}, expected \
-                 {FORMAT:?} version {VERSION})",
+                 {FORMAT:?} version {OLDEST_VERSION} to {VERSION})",
                 c.format, c.version
             )));
         }
@@ -163,8 +190,24 @@ impl Checkpoint {
                 d.id, d.counts.total
             )));
         }
+        if let Some(why) = counted_by_invalid(&c.counted_by, c.done.len()) {
+            return Err(Error::Input(format!(
+                "checkpoint {name}: {why}: it was forged or damaged: {keep}"
+            )));
+        }
         Ok(c)
     }
+}
+
+/// Why the `counted_by` of a file of `tasks` recorded tasks cannot be what runs wrote, if it
+/// cannot: an entry that names no build or an unprintable CPU or host, or more tasks counted
+/// than recorded.
+pub fn counted_by_invalid(list: &[CountedBy], tasks: usize) -> Option<String> {
+    if let Some(why) = list.iter().find_map(CountedBy::invalid) {
+        return Some(format!("a `counted_by` entry: {why}"));
+    }
+    let counted = list.iter().fold(0usize, |a, c| a.saturating_add(c.tasks));
+    (counted > tasks).then(|| format!("`counted_by` says {counted} tasks of its {tasks}"))
 }
 
 #[cfg(test)]

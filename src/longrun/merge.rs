@@ -1,15 +1,18 @@
 //! Merging shards: the results of `count --shard I/K` runs, checked and summed into the whole
-//! count.
+//! count, with the digest that identifies it and who counted it ([`Merged`]).
 
-use super::checkpoint::Done;
+use super::check::Against;
+use super::checkpoint::{counted_by_invalid, Done};
 use super::files;
-use super::shard::{Assignment, Shard, MAX_SHARDS};
-use crate::count::engine::Work;
+use super::provenance::{self, CountedBy};
+use super::shard::{Shard, MAX_SHARDS};
+use crate::count::algorithm::Algorithm;
 use crate::count::kernel::Kernel;
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
-use crate::count::{Job, Options, Totals};
+use crate::count::{Options, Totals};
 use crate::error::{Error, Result};
+use crate::limits::MAX_THREADS;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -31,8 +34,9 @@ pub struct ShardResult {
     pub plan_tasks: usize,
     /// This shard's counts (planner nodes included in shard 0 only).
     pub counts: Tally,
-    /// The kernel used.
-    pub kernel: String,
+    /// The backtracking kernel that counted; none for the quadrant method, which has no
+    /// kernels (version 3 files name one anyway).
+    pub kernel: Option<String>,
     /// Worker threads.
     pub threads: usize,
     /// Wall time of this shard's search, in seconds.
@@ -40,6 +44,9 @@ pub struct ShardResult {
     /// Every task of the shard with its counts, by id: what `audit` recounts and `merge`
     /// adds up.
     pub done: Vec<Done>,
+    /// Which build, CPU and host counted how many of its tasks (none in a version 3 file).
+    #[serde(default)]
+    pub counted_by: Vec<CountedBy>,
     /// The seal: [`files::digest`] of this object with `checksum` empty.
     pub checksum: String,
 }
@@ -63,8 +70,12 @@ impl ShardResult {
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
 /// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`; 3:
-/// the counts of every task and a checksum).
-pub const SHARD_VERSION: u32 = 3;
+/// the counts of every task and a checksum; 4: `counted_by`, and no kernel for the quadrant
+/// method).
+pub const SHARD_VERSION: u32 = 4;
+
+/// The oldest shard file version read.
+pub const OLDEST_SHARD_VERSION: u32 = 3;
 
 /// Reads a shard result, naming the file when it cannot, and checks what one file can show:
 /// its format, its seal, its shard index, and that every task's counts and the sums agree
@@ -82,21 +93,22 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
         let old = serde_json::from_str::<serde_json::Value>(text.trim())
             .ok()
             .and_then(|v| v.get("version").and_then(|v| v.as_u64()))
-            .filter(|&v| v != SHARD_VERSION as u64);
+            .filter(|&v| !(OLDEST_SHARD_VERSION as u64..=SHARD_VERSION as u64).contains(&v));
         match old {
             Some(v) => Error::Input(format!(
-                "{name} is a shard result of format version {v}; this nqueens reads version \
-                 {SHARD_VERSION}: count that shard again with this nqueens"
+                "{name} is a shard result of format version {v}; this nqueens reads versions \
+                 {OLDEST_SHARD_VERSION} to {SHARD_VERSION}: count that shard again with this \
+                 nqueens"
             )),
             None => Error::Input(format!(
                 "{name} is not a shard result (the JSON a sharded count writes): {e}"
             )),
         }
     })?;
-    if r.format != SHARD_FORMAT || r.version != SHARD_VERSION {
+    if r.format != SHARD_FORMAT || !(OLDEST_SHARD_VERSION..=SHARD_VERSION).contains(&r.version) {
         return Err(Error::Input(format!(
-            "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} version \
-             {SHARD_VERSION}",
+            "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} versions \
+             {OLDEST_SHARD_VERSION} to {SHARD_VERSION}",
             r.format, r.version
         )));
     }
@@ -142,18 +154,72 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
             r.tasks
         )));
     }
+    if let Some(why) = metadata_invalid(&r) {
+        return Err(forged(why));
+    }
     Ok(r)
 }
 
+/// Why the fields of `r` that are not counts cannot be what a run wrote, if they cannot: its
+/// threads out of range, a kernel that is not one (or one named by a quadrant shard of
+/// version 4), more tasks than its plan has, or a `counted_by` that names no build or more
+/// tasks than it holds.
+fn metadata_invalid(r: &ShardResult) -> Option<String> {
+    if !(1..=MAX_THREADS).contains(&r.threads) {
+        return Some(format!(
+            "it says it ran on {} threads (1 to {MAX_THREADS} run)",
+            r.threads
+        ));
+    }
+    let quadrants = r.plan.algorithm == Algorithm::Quadrants;
+    match &r.kernel {
+        Some(k) if k.parse::<Kernel>().is_err() => {
+            return Some(format!("it names the kernel {k:?}, which is not one"))
+        }
+        Some(_) if quadrants && r.version >= 4 => {
+            return Some("it names a kernel, which the quadrant method does not have".into())
+        }
+        None if !quadrants => return Some("it names no kernel".into()),
+        _ => {}
+    }
+    if r.tasks > r.plan_tasks {
+        return Some(format!(
+            "it holds {} tasks of a plan of {}",
+            r.tasks, r.plan_tasks
+        ));
+    }
+    counted_by_invalid(&r.counted_by, r.tasks)
+}
+
+/// A merged run: its totals (not yet cross-checked: see [`Totals::cross_check`]; `threads` and
+/// `elapsed` are the shards' sums, `kernel` the first shard's), the digest of its task records
+/// ([`provenance::digest`]), and who counted them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged {
+    /// The whole count.
+    pub totals: Totals,
+    /// The SHA-256 digest of the canonical list of every task's record, in id order: the same
+    /// for the same records whatever order the files are given in.
+    pub digest: String,
+    /// Which builds, CPUs and hosts counted how many tasks, as the files say.
+    pub counted_by: Vec<CountedBy>,
+    /// Tasks no file says who counted (files of version 3, or runs resumed from checkpoints
+    /// of version 2).
+    pub unrecorded: usize,
+}
+
 /// Checks that `parts` (with their file names) are all `K` shards of one plan, each exactly
-/// once, rebuilds that plan (as `opts` make it: their quadrant settings) and checks its fingerprint and each shard's task count; returns
-/// the totals of the whole count (`threads` and `elapsed` are the shards' sums; the kernel is
-/// the first shard's). Not cross-checked: see [`Totals::cross_check`].
-pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Totals> {
+/// once; rebuilds that plan (as `opts` make it: their quadrant settings) and checks each shard
+/// against it ([`Against::shard`]: every field of the plan, its tasks, its sums) and the sums
+/// together against Burnside's lemma; returns the merged run.
+pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Merged> {
     let (first_name, first) = check_set(parts)?;
-    let job =
-        Job::from_id(&first.plan, opts).map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
-    let tally = check_tasks(&job, parts)?;
+    let mut against = Against::new(&first.plan, opts, first_name)?;
+    let mut tally = Tally::default();
+    for (name, p) in parts {
+        against.shard(name, p)?;
+        tally += p.counts;
+    }
     if !tally.whole_consistent() {
         return Err(Error::Input(format!(
             "the shards' counts together break Burnside's lemma (total {}, classes {:?}): a \
@@ -162,10 +228,12 @@ pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Totals> 
             tally.classes.map(<[u128; 5]>::from)
         )));
     }
-    let kernel: Kernel = first
-        .kernel
-        .parse()
-        .map_err(|e: Error| Error::Input(format!("{first_name}: {e}")))?;
+    let kernel: Kernel = match &first.kernel {
+        Some(k) => k
+            .parse()
+            .map_err(|e: Error| Error::Input(format!("{first_name}: {e}")))?,
+        None => Kernel::default(),
+    };
     let threads = parts
         .iter()
         .fold(0usize, |a, p| a.saturating_add(p.1.threads));
@@ -175,14 +243,30 @@ pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Totals> 
             "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
         ))
     })?;
-    Ok(Totals::of(
-        job.id(),
-        job.tasks(),
+    let identity = against.identity();
+    let mut records: Vec<&Done> = parts.iter().flat_map(|p| &p.1.done).collect();
+    records.sort_by_key(|d| d.id);
+    let counted_by = parts
+        .iter()
+        .flat_map(|p| &p.1.counted_by)
+        .fold(Vec::new(), provenance::with);
+    let recorded: usize = counted_by.iter().map(|c| c.tasks).sum();
+    let mut totals = Totals::of(
+        &identity.id,
+        identity.tasks,
         kernel,
         threads,
         tally,
         elapsed,
-    ))
+    );
+    // The peak of this process, which only read files, says nothing of the count's.
+    totals.peak_memory = None;
+    Ok(Merged {
+        digest: provenance::digest(&identity.id, records.iter().copied()),
+        unrecorded: records.len().saturating_sub(recorded),
+        counted_by,
+        totals,
+    })
 }
 
 /// The most missing shards an error names one by one (a set claiming a million shards would
@@ -232,59 +316,23 @@ fn check_set(parts: &[(String, ShardResult)]) -> Result<(&str, &ShardResult)> {
     Ok((first_name, first))
 }
 
-/// Checks each shard's tasks against the plan's assignment and its per-task counts against
-/// its sums; returns the sum of the shards.
-fn check_tasks(job: &Job, parts: &[(String, ShardResult)]) -> Result<Tally> {
-    let k = parts[0].1.shard.count;
-    let assignment = Assignment::new(&Work::of(job.counter().as_ref()), k);
-    let planned = job.counter().planned();
-    let mut tally = Tally::default();
-    for (name, p) in parts {
-        let want = assignment.ids(p.shard.index);
-        if p.tasks != want.len() {
-            return Err(Error::Input(format!(
-                "{name} counted {} tasks, but shard {} of this plan has {}",
-                p.tasks,
-                p.shard,
-                want.len()
-            )));
-        }
-        if !p.done.iter().map(|d| d.id).eq(want.iter().copied()) {
-            return Err(Error::Input(format!(
-                "{name} lists tasks that are not those of shard {} of this plan: it was forged \
-                 or damaged; count that shard again",
-                p.shard
-            )));
-        }
-        let mut sum: Tally = p.done.iter().map(|d| d.counts).sum();
-        if p.shard.index == 0 {
-            sum += planned;
-        }
-        if sum != p.counts {
-            return Err(Error::Input(format!(
-                "{name}: its tasks' counts add up to {} solutions, but it says {}: it was \
-                 forged or damaged; count that shard again",
-                sum.total, p.counts.total
-            )));
-        }
-        tally += p.counts;
-    }
-    Ok(tally)
-}
-
 /// Checks that shard `p` (file `name`) belongs to the same count as the first one, and that
 /// its index is in range.
 fn check_same(first_name: &str, first: &ShardResult, name: &str, p: &ShardResult) -> Result<()> {
     if p.plan != first.plan || p.shard.count != first.shard.count {
+        let mut differ = p.plan.differences(&first.plan);
+        if p.shard.count != first.shard.count {
+            let k = format!("K {}, not {}", p.shard.count, first.shard.count);
+            differ = [differ, k]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(", ");
+        }
         return Err(Error::Input(format!(
-            "{name} is shard {} of N={} (plan {}), but {first_name} is shard {} of N={} \
-             (plan {}): all shards must come from the same count",
-            p.shard,
-            p.plan.n,
-            p.plan.fingerprint,
-            first.shard,
-            first.plan.n,
-            first.plan.fingerprint
+            "{name} is shard {} of another count than {first_name} ({differ}): all shards \
+             must come from the same count",
+            p.shard
         )));
     }
     if p.shard.index >= p.shard.count {

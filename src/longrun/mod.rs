@@ -8,17 +8,21 @@
 //! flight are not waited for; they are counted again on resume).
 
 pub mod audit;
+pub mod check;
 pub mod checkpoint;
 pub mod estimate;
 pub mod files;
 pub mod merge;
 pub mod projection;
+pub mod provenance;
 pub mod shard;
 pub mod status;
 
 use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
-use self::shard::{Assignment, Shard};
+use self::provenance::CountedBy;
+use self::shard::{Assignment, Shard, MAX_SHARDS};
+use crate::count::algorithm::Algorithm;
 use crate::count::engine::{Observer, Work};
 use crate::count::tally::Tally;
 use crate::count::{Job, Options, Totals};
@@ -37,23 +41,30 @@ pub enum RunFile {
 
 impl RunFile {
     /// Reads `path` and checks it ([`merge::parse`], [`Checkpoint::parse`]). A file of ours
-    /// that is damaged (it names our format, or is a `.ckpt`) is an error naming it; any other
-    /// text is `Ok(None)`: not a file of a run.
+    /// that is damaged (one that begins as our files do, `{"format":"nqueens-…`, or a `.ckpt`
+    /// that is not JSON) is an error naming it; any other file (JSON of another kind, notes
+    /// that mention our formats, an audit's report) is `Ok(None)`: not a file of a run.
     pub fn read(path: &Path) -> Result<Option<RunFile>> {
         let name = path.display().to_string();
         let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
             .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
-        let format = serde_json::from_str::<serde_json::Value>(text.trim())
-            .ok()
+        let json = serde_json::from_str::<serde_json::Value>(text.trim()).ok();
+        let format = json
+            .as_ref()
             .and_then(|v| v.get("format")?.as_str().map(str::to_string));
+        let begins = |f: &str| {
+            text.trim_start()
+                .starts_with(&format!("{{\"format\":\"{f}\""))
+        };
         Ok(match format.as_deref() {
             Some(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
             Some(checkpoint::FORMAT) => Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?)),
-            _ if text.contains(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
-            _ if name.ends_with(".ckpt") || text.contains(checkpoint::FORMAT) => {
+            Some(_) => None,
+            None if begins(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
+            None if begins(checkpoint::FORMAT) || (json.is_none() && name.ends_with(".ckpt")) => {
                 Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?))
             }
-            _ => None,
+            None => None,
         })
     }
 }
@@ -98,6 +109,9 @@ pub enum Outcome {
 /// checkpoint and returns [`Error::Cancelled`].
 pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let fixed = long.checkpoint.is_some() || long.shard.is_some();
+    if fixed {
+        files_within_early(n, opts, long.shard)?;
+    }
     let job = Job::new(n, opts, fixed.then_some(LONG_RUN_SPLIT_DEPTH))?;
     let tasks = job.tasks();
     // Expected work per task: the shard assignment and the progress both use it.
@@ -117,6 +131,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     }
     let ckpt = Checkpoint::new(job.id(), long.shard, scope.len());
     let mut saver = Saver::resuming(ckpt, path, long.every, fixed)?;
+    saver.run = CountedBy::here(job.build());
     let (resumed, resumed_tally) = resumed(&saver.ckpt, &scope, tasks)?;
     // Save at once: an unwritable path fails now, not after the first interval.
     saver.save()?;
@@ -143,10 +158,12 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
                 tasks: scope.len(),
                 plan_tasks: tasks,
                 counts: tally,
-                kernel: job.kernel().name().into(),
+                kernel: (job.id().algorithm != Algorithm::Quadrants)
+                    .then(|| job.kernel().name().into()),
                 threads: job.threads(),
                 seconds: ran.elapsed.as_secs_f64(),
                 done: std::mem::take(&mut saver.ckpt.done),
+                counted_by: saver.counted_by(),
                 checksum: String::new(),
             }
             .sealed(),
@@ -159,15 +176,25 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
 /// 100 at N = 23: its id, total, classes and nodes in JSON).
 const FILE_BYTES_PER_TASK: u64 = 128;
 
+/// The fewest shards `count --shard I/K` accepts for a plan of `tasks` tasks whose method
+/// needs at least `least` bytes of `limit`: each shard's file within what resume and merge
+/// read ([`files::MAX_FILE_BYTES`]), and its ids and records within what the method leaves.
+pub fn least_shards(tasks: usize, least: u64, limit: u64) -> u64 {
+    let fewest = |per_shard: u64| (tasks as u64).div_ceil(per_shard.max(1));
+    let by_file = fewest(files::MAX_FILE_BYTES / FILE_BYTES_PER_TASK);
+    let by_records = fewest(limit.saturating_sub(least) / held_per_task(true));
+    by_file.max(by_records).max(1)
+}
+
 /// Refuses, before anything is counted, a run whose checkpoint or shard file would pass what
 /// resume and merge read ([`files::MAX_FILE_BYTES`]): the work would be done and its file
 /// refused. Says how many shards would make files that fit.
-fn files_within(job: &Job, shard: Option<Shard>, scope: usize) -> Result<()> {
+fn files_within((n, tasks): (u32, usize), shard: Option<Shard>, scope: usize) -> Result<()> {
     if scope as u64 * FILE_BYTES_PER_TASK <= files::MAX_FILE_BYTES {
         return Ok(());
     }
-    let what = run_name(job, shard);
-    let shards = (job.tasks() as u64 * FILE_BYTES_PER_TASK).div_ceil(files::MAX_FILE_BYTES);
+    let what = run_name(n, shard);
+    let shards = (tasks as u64 * FILE_BYTES_PER_TASK).div_ceil(files::MAX_FILE_BYTES);
     Err(Error::Usage(format!(
         "{what} has {scope} tasks: its checkpoint or shard file would pass the {} that \
          resume and merge read (about 100 bytes a task); count it in at least {shards} shards \
@@ -177,11 +204,30 @@ fn files_within(job: &Job, shard: Option<Shard>, scope: usize) -> Result<()> {
 }
 
 /// The run a refusal names: a shard of the plan, or the whole count.
-fn run_name(job: &Job, shard: Option<Shard>) -> String {
+fn run_name(n: u32, shard: Option<Shard>) -> String {
     match shard {
-        Some(s) => format!("shard {}/{} of N = {}", s.index, s.count, job.id().n),
-        None => format!("a count of N = {} in one run", job.id().n),
+        Some(s) => format!("shard {}/{} of N = {n}", s.index, s.count),
+        None => format!("a count of N = {n} in one run"),
     }
+}
+
+/// Refuses, from the plan's task count alone, before the method is planned (its budget builds
+/// slices of sampled row sets for seconds at the largest N), a run of the quadrant method
+/// past its table whose checkpoint or shard file would not fit ([`files_within`]).
+fn files_within_early(n: u32, opts: &Options, shard: Option<Shard>) -> Result<()> {
+    if opts.resolved_algorithm(n) != Algorithm::Quadrants
+        || n <= crate::count::quadrants::TABLE_MAX_N
+        || crate::count::quadrants::applies(n).is_err()
+    {
+        return Ok(());
+    }
+    let q = crate::count::quadrants::Quadrants::unfilled(n, &opts.quadrants)?;
+    let tasks = crate::count::engine::Counter::tasks(&q);
+    let scope = match shard {
+        Some(s) => Assignment::new(&Work::of(&q), s.count).len(s.index),
+        None => tasks,
+    };
+    files_within((n, tasks), shard, scope)
 }
 
 /// Bytes a run holds for each task of its scope: its id in the scope and in the to-do list,
@@ -210,7 +256,7 @@ fn records_within(
     scope: usize,
 ) -> Result<Job> {
     if fixed {
-        files_within(&job, shard, scope)?;
+        files_within((n, job.tasks()), shard, scope)?;
     }
     let depth = fixed.then_some(LONG_RUN_SPLIT_DEPTH);
     let held = scope as u64 * held_per_task(fixed);
@@ -220,23 +266,27 @@ fn records_within(
     let limit = opts
         .max_memory
         .unwrap_or_else(crate::count::memory::default_limit);
-    let mut job = if need.saturating_add(held) <= limit {
-        job
-    } else {
-        let rest = opts
-            .clone()
-            .with_algorithm(job.id().algorithm)
-            .with_max_memory(limit.saturating_sub(held));
-        match Job::new(n, &rest, depth) {
-            Ok(j) => j,
-            Err(Error::Memory(_)) => {
-                return Err(records_refused(&job, (shard, fixed), (scope, held), limit))
-            }
-            Err(e) => return Err(e),
+    if need.saturating_add(held) <= limit {
+        let mut job = job;
+        job.hold(held);
+        return Ok(job);
+    }
+    // Planned again within what the records leave, the first plan dropped first: the limit is
+    // the whole process's.
+    let refused = records_refused(&job, (shard, fixed), (scope, held), limit);
+    let rest = opts
+        .clone()
+        .with_algorithm(job.id().algorithm)
+        .with_max_memory(limit.saturating_sub(held));
+    drop(job);
+    match Job::new(n, &rest, depth) {
+        Ok(mut j) => {
+            j.hold(held);
+            Ok(j)
         }
-    };
-    job.hold(held);
-    Ok(job)
+        Err(Error::Memory(_)) => Err(refused),
+        Err(e) => Err(e),
+    }
 }
 
 /// Why a run's records leave its method too little memory, and how many shards would not.
@@ -247,23 +297,37 @@ fn records_refused(
     limit: u64,
 ) -> Error {
     let show = crate::count::memory::show;
-    let what = run_name(job, shard);
+    let what = run_name(job.id().n, shard);
     let records = if keeps {
         " and a record of each finished one for its file"
     } else {
         ""
     };
-    // Shards (which keep records for their files) whose ids and records take at most a
-    // quarter of the limit.
-    let shards = (job.tasks() as u64 * held_per_task(true))
-        .div_ceil((limit / 4).max(1))
-        .max(2);
+    // What fits: the method's least limit and the records beside it; or, within this limit,
+    // shards (which keep records for their files) whose records leave the method its least.
+    let least = job.least_memory().unwrap_or(0);
+    let room = limit.saturating_sub(least);
+    let shards = (room > 0).then(|| {
+        (job.tasks() as u64 * held_per_task(true))
+            .div_ceil(room)
+            .max(shard.map_or(2, |s| u64::from(s.count) + 1))
+    });
+    let instead = match shards {
+        Some(k) if k <= u64::from(MAX_SHARDS) => {
+            format!(
+                ", or count the plan in at least {k} shards (`shard`, K = {k}) within this limit"
+            )
+        }
+        _ => String::new(),
+    };
     Error::Memory(format!(
-        "{what} keeps the ids of its {scope} tasks{records}, {}, which leaves the method too \
-         little of the {} allowed (`max_memory`; the default is half of the available memory): \
-         count it in at least {shards} shards (`shard`), or raise `max_memory`",
+        "{what} keeps the ids of its {scope} tasks{records}, {}, which leaves the method less \
+         than the {} it needs of the {} allowed (`max_memory`; the default is half of the \
+         available memory): give `max_memory` of at least {}{instead}",
         show(held),
+        show(least),
         show(limit),
+        show(least.saturating_add(held)),
     ))
 }
 
@@ -295,6 +359,8 @@ fn resumed(ckpt: &Checkpoint, scope: &[u32], tasks: usize) -> Result<(Vec<u32>, 
 /// The observer that keeps the checkpoint: every finished task, saved every `every`.
 struct Saver {
     ckpt: Checkpoint,
+    /// This run: where it counts, and how many tasks it has counted.
+    run: CountedBy,
     /// Whether finished tasks' records are kept (for a checkpoint or a shard file).
     keeps: bool,
     /// The tasks this run finished.
@@ -319,6 +385,7 @@ impl Saver {
         };
         Ok(Saver {
             ckpt: old.unwrap_or(ckpt),
+            run: CountedBy::here(crate::count::arch::Build::Portable),
             keeps,
             finished: 0,
             path,
@@ -327,9 +394,18 @@ impl Saver {
         })
     }
 
+    /// Who counted the tasks the checkpoint holds: the runs it was resumed from, and this one.
+    fn counted_by(&self) -> Vec<CountedBy> {
+        provenance::with(self.ckpt.counted_by.clone(), &self.run)
+    }
+
     fn save(&mut self) -> Result<()> {
         if let Some(path) = &self.path {
-            self.ckpt.save(Path::new(path))?;
+            let all = self.counted_by();
+            let before = std::mem::replace(&mut self.ckpt.counted_by, all);
+            let saved = self.ckpt.save(Path::new(path));
+            self.ckpt.counted_by = before;
+            saved?;
         }
         self.last = Instant::now();
         Ok(())
@@ -339,6 +415,7 @@ impl Saver {
 impl Observer for Saver {
     fn finished(&mut self, id: u32, tally: &Tally) -> Result<()> {
         self.finished += 1;
+        self.run.tasks += 1;
         if self.keeps {
             self.ckpt.done.push(Done { id, counts: *tally });
         }

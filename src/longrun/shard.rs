@@ -169,6 +169,33 @@ impl Assignment {
         }
     }
 
+    /// How many tasks shard `index` holds ([`Assignment::ids`]' length, counted without
+    /// listing them).
+    pub fn len(&self, index: u32) -> usize {
+        match *self {
+            Assignment::ByWork { ref shard_of, .. } => {
+                shard_of.iter().filter(|&&s| s == index).count()
+            }
+            Assignment::Striped {
+                tasks,
+                stripe,
+                count,
+            } => {
+                let (tasks, k) = (tasks as u64, u64::from(count));
+                let stripes = tasks.div_ceil(stripe);
+                let mine = (stripes + k - 1 - u64::from(index).min(stripes)) / k;
+                // Every stripe of shard `index` is whole but perhaps the plan's last one.
+                let last = stripes.saturating_sub(1);
+                let short = if stripes > 0 && last % k == u64::from(index) {
+                    stripe * stripes - tasks
+                } else {
+                    0
+                };
+                (mine * stripe - short) as usize
+            }
+        }
+    }
+
     /// The expected work of each shard (by the estimates in `work`).
     pub fn loads(&self, work: &Work) -> Vec<f64> {
         match *self {
@@ -223,6 +250,9 @@ mod tests {
                 for id in a.ids(i) {
                     assert_eq!(u64::from(id) / stripe % u64::from(k), u64::from(i));
                 }
+            }
+            for i in 0..k {
+                assert_eq!(a.len(i), a.ids(i).len(), "{tasks} {stripe} {k} shard {i}");
             }
             let loads = a.loads(&work);
             assert_eq!(loads.len(), k as usize);

@@ -1,16 +1,18 @@
 //! Status of a distributed run: which shards are finished, which are under way (a checkpoint)
-//! and how far, which have nothing yet, and what is left. It only reads.
+//! and how far, which have nothing yet, and what is left. It only reads, and it checks every
+//! file of the run as `merge` does ([`Against`]); a run whose shards are all there is merged
+//! and compared with the known values, as `merge` would.
 //!
 //! The files of one run are found by their contents, not their names: every shard result and
 //! checkpoint names its plan (fingerprint) and its shard `I/K`. The run is the plan and `K` that
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
-use super::merge::{self, ShardResult};
+use super::check::Against;
+use super::merge::{self, Merged, ShardResult};
 use super::shard::Assignment;
 use super::RunFile;
-use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
-use crate::count::{Job, Options, Totals};
+use crate::count::Options;
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -73,22 +75,26 @@ pub struct Status {
     pub seconds_left: Option<f64>,
     /// Files that belong to other counts.
     pub foreign: Vec<String>,
-    /// The merged totals, when every shard is finished and the merge succeeds.
+    /// The merged run, when every shard is finished and the merge succeeds.
     #[serde(skip)]
-    pub merged: Option<Totals>,
-    /// Why the finished shards do not merge, when all are there but the merge fails.
-    pub merge_error: Option<String>,
+    pub merged: Option<Merged>,
+    /// Why the finished shards do not merge, or disagree with the known values, when all are
+    /// there: what `merge` would say (and its exit code).
+    #[serde(skip)]
+    pub merge_error: Option<Error>,
 }
 
 impl Status {
-    /// Whether the run is complete: every shard finished, nothing foreign, the merge succeeds.
+    /// Whether the run is complete: every shard finished, nothing foreign, the merge
+    /// succeeds and agrees with the known values.
     pub fn complete(&self) -> bool {
-        self.merged.is_some() && self.foreign.is_empty()
+        self.merged.is_some() && self.merge_error.is_none() && self.foreign.is_empty()
     }
 }
 
 /// The shard result and checkpoint files under `paths`: files as given, directories searched
-/// two levels deep for `*.json` and `*.ckpt` (temporary and lock files are skipped).
+/// two levels deep for `*.json` and `*.ckpt` (temporary and lock files are skipped, and no
+/// symbolic link is followed).
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
         let entries = std::fs::read_dir(dir)
@@ -98,6 +104,11 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         for p in found {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             let name = name.unwrap_or_default();
+            // No link is followed: one out of the directory (or back into it) would count
+            // files that are not the run's, or the run's twice.
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+                continue;
+            }
             if p.is_dir() {
                 if depth > 0 {
                     walk(&p, depth - 1, out)?;
@@ -144,13 +155,23 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     let mut found: Vec<(String, RunFile)> = Vec::new();
     for f in files {
-        if let Some(r) = RunFile::read(f)? {
+        // A file that cannot be read is a file of the run that fails (exit 2), never "not
+        // yet" (exit 1): a script waiting for 0 would wait for ever.
+        let read = RunFile::read(f).map_err(|e| match e {
+            Error::Io { .. } => Error::Input(e.to_string()),
+            e => e,
+        });
+        if let Some(r) = read? {
             found.push((f.display().to_string(), r));
         }
     }
     let (plan, k) = the_run(&found)?;
-    let job = Job::from_id(&plan, opts)?;
-    let work = Work::of(job.counter().as_ref());
+    let first = found
+        .iter()
+        .find(|(_, f)| key(f).as_ref() == Some(&(plan.clone(), k)))
+        .map_or("", |(name, _)| name.as_str());
+    let mut against = Against::new(&plan, opts, first)?;
+    let work = against.identity().work.clone();
     let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
     let mut states = vec![ShardState::Missing; k as usize];
@@ -163,6 +184,7 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
         }
         match f {
             RunFile::Shard(r) => {
+                against.shard(&name, &r)?;
                 let i = r.shard.index as usize;
                 states[i] = ShardState::Finished {
                     file: name.clone(),
@@ -172,6 +194,7 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                 results.push((name, r));
             }
             RunFile::Checkpoint(c) => {
+                against.checkpoint(&name, &c)?;
                 let Some(s) = c.shard else { continue };
                 let i = s.index as usize;
                 if matches!(states[i], ShardState::Finished { .. }) {
@@ -263,8 +286,11 @@ fn summarise(
     let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
     let (merged, merge_error) = if finished == k as usize {
         match merge::merge(results, opts) {
-            Ok(t) => (Some(t), None),
-            Err(e) => (None, Some(e.to_string())),
+            Ok(m) => {
+                let checked = m.totals.cross_check().err();
+                (Some(m), checked)
+            }
+            Err(e) => (None, Some(e)),
         }
     } else {
         (None, None)

@@ -56,6 +56,9 @@ pub(super) struct Budget {
     /// sets, times 4 for the ones not sampled and the allocator's slack), those at most the
     /// worker's share of the limit (more is counted in pieces).
     pub memory: u64,
+    /// The least limit the count accepts: the table, the plan, each worker's slices or memo
+    /// and its smallest pieces.
+    pub least: u64,
 }
 
 /// The memory the count of an `n` board needs at least, before anything is built: the
@@ -111,6 +114,7 @@ impl Sizes<'_> {
                 room: Some(room),
             },
             memory: fixed + workers * need.halves.min(room),
+            least: fixed + workers * MIN_PIECE_BYTES,
         })
     }
 

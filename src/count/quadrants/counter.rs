@@ -111,6 +111,8 @@ pub struct Quadrants {
     pieces: Pieces,
     /// The memory the count is estimated to need ([`Quadrants::within`]).
     memory: u64,
+    /// The least memory limit it accepts ([`Quadrants::within`]).
+    least: u64,
     /// The build the vector code runs in.
     build: Build,
 }
@@ -130,7 +132,7 @@ impl Quadrants {
         // The whole estimate from the table's index, before its placements are stored.
         let mut q = Quadrants::planned(n, settings)?;
         let budget = q.sizes().budget(threads, limit)?;
-        (q.pieces, q.memory) = (budget.pieces, budget.memory);
+        (q.pieces, q.memory, q.least) = (budget.pieces, budget.memory, budget.least);
         q.fill();
         Ok(q)
     }
@@ -160,8 +162,17 @@ impl Quadrants {
             layout,
             pieces: Pieces::default(),
             memory: 0,
+            least: 0,
             build: settings.build(),
         })
+    }
+
+    /// The plan of an `n` board as `settings` make it, with the quarter table's index only:
+    /// its id, its tasks and their work estimates, to check files against. Not a count: its
+    /// placements are not stored and no memory is budgeted ([`Quadrants::within`] makes a
+    /// plan that counts).
+    pub(crate) fn unfilled(n: u32, settings: &Settings) -> Result<Quadrants> {
+        Quadrants::planned(n, settings)
     }
 
     /// Stores the quarter table's placements (before counting from it).
@@ -174,6 +185,11 @@ impl Quadrants {
     /// The memory the count is estimated to need ([`Quadrants::within`]).
     pub fn memory_estimate(&self) -> u64 {
         self.memory
+    }
+
+    /// The least memory limit it accepts ([`Quadrants::within`]): less is refused.
+    pub fn least_memory(&self) -> u64 {
+        self.least
     }
 
     /// The build its vector code runs in.

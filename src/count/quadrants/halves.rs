@@ -29,6 +29,10 @@ pub(super) struct Side<'a> {
     /// The column sets (in [`ColumnSets::get`]'s order) at and past this index are not built:
     /// where a part of a row set ends ([`super::plan::Part`]); `None`: all are built.
     pub upto: Option<usize>,
+    /// The one north quarter placement (its local diagonals `[d1, d2]`) to join with the
+    /// south ones, instead of every placement on the column set: a slice's
+    /// ([`super::slice`]). Never with `memo` (the memo keeps whole lists).
+    pub north: Option<[u32; 2]>,
 }
 
 impl Side<'_> {
@@ -202,6 +206,7 @@ impl HalfBoards<'_> {
             cap,
             ..
         } = m;
+        debug_assert!(side.north.is_none() || side.memo.is_none());
         let h = self.geometry.h;
         let [north, south] = self.geometry.quarter_rows(side.rows);
         let free = side.free();
@@ -216,7 +221,10 @@ impl HalfBoards<'_> {
             if cap.is_some_and(|c| out.iter().map(Vec::len).sum::<usize>() >= c) {
                 return Some(i);
             }
-            let top = top_rows.get(cols);
+            let top = match &side.north {
+                Some(p) => std::slice::from_ref(p),
+                None => top_rows.get(cols),
+            };
             let bottom = bottom_rows.get(free & !cols);
             if top.is_empty() || bottom.is_empty() {
                 continue;
@@ -247,6 +255,12 @@ impl HalfBoards<'_> {
                 }
             };
             join_by_class(simd, north_kept, south_kept, side.long_only, out);
+        }
+        #[cfg(test)]
+        if super::faults::is(super::faults::Fault::DropHalfBoard) {
+            if let Some(v) = out.iter_mut().find(|v| !v.is_empty()) {
+                v.remove(0);
+            }
         }
         None
     }
@@ -318,6 +332,7 @@ mod tests {
                                 long_only,
                                 memo,
                                 upto: None,
+                                north: None,
                             };
                             let what = format!("n={n} {r:?} east={east} {long_only} {memo:?}");
                             each_build(&what, &builds, |build| {

@@ -30,12 +30,15 @@
 //! side's half-boards), [`matcher`] (counting disjoint pairs, with its sieve and carry-save
 //! counters), [`rowset`] (counting one row set), [`budget`] (memory and work estimates),
 //! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]), and
-//! [`recount`] (the same tasks by backtracking, for audits). Vector code is reached through
+//! [`recount`] (the same tasks by backtracking, for audits), [`slice`] (small exact parts of
+//! a task, counted both ways, for audits that scale). Vector code is reached through
 //! [`crate::count::arch`]. This file only declares them.
 
 mod budget;
 mod combinations;
 mod counter;
+#[cfg(test)]
+mod faults;
 mod geometry;
 mod halves;
 mod join;
@@ -45,6 +48,7 @@ mod plan;
 mod quarter;
 mod recount;
 mod rowset;
+pub mod slice;
 #[cfg(test)]
 mod tests;
 

@@ -358,7 +358,7 @@ impl Layout {
 
     /// The row set of east rows `east` of middle configuration `middle`, if symmetry keeps it
     /// (one per class under the mirrors that keep the configuration), with its weight.
-    fn rowset(&self, middle: u16, east: u32) -> Option<RowSet> {
+    pub fn rowset(&self, middle: u16, east: u32) -> Option<RowSet> {
         let g = &self.groups[middle as usize];
         let n = self.geometry.n;
         let rows = self.middles[middle as usize].rows;

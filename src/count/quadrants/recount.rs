@@ -169,22 +169,40 @@ impl Recount<'_> {
         if part.of == 1 {
             return self.run_search(&search, r.open);
         }
-        let g = self.layout.geometry;
         let mid = &self.layout.middles[r.middle as usize];
-        let west = mid.rows & !r.east;
-        let [north, _] = g.quarter_rows(west);
+        let [north, _] = self.layout.geometry.quarter_rows(mid.rows & !r.east);
         let sets = self.column_sets.get(mid.west, north.count_ones());
         sets[part.range(sets.len())]
             .iter()
-            .map(|&cols| {
-                let mut piece = search.clone();
-                for row in (0..g.n).filter(|&row| west >> row & 1 == 1) {
-                    let only = if row < g.h { cols } else { mid.west & !cols };
-                    piece.allowed[row as usize] &= u64::from(only);
-                }
-                self.run_search(&piece, r.open)
-            })
+            .map(|&cols| self.run_search(&self.on_columns(&search, r, cols), r.open))
             .sum()
+    }
+
+    /// `search` (row set `r`'s) with the north-west quarter on the columns `cols` (local
+    /// masks): those allowed to the west rows of the north half, the other free west columns
+    /// to those of the south.
+    fn on_columns(&self, search: &RowSearch, r: &RowSet, cols: u32) -> RowSearch {
+        let g = self.layout.geometry;
+        let mid = &self.layout.middles[r.middle as usize];
+        let west = mid.rows & !r.east;
+        let mut piece = search.clone();
+        for row in (0..g.n).filter(|&row| west >> row & 1 == 1) {
+            let only = if row < g.h { cols } else { mid.west & !cols };
+            piece.allowed[row as usize] &= u64::from(only);
+        }
+        piece
+    }
+
+    /// The weighted count of the solutions of row set `r` (its own weight left out) whose
+    /// north-west quarter holds exactly the queens `north_west` (global `(row, col)`, one on
+    /// each west row of the north half), by backtracking: a slice ([`super::slice`]).
+    pub fn slice(&self, r: &RowSet, north_west: &[(u32, u32)]) -> u128 {
+        let cols = north_west.iter().fold(0u32, |m, &(_, c)| m | 1 << c);
+        let mut search = self.on_columns(&self.search(r), r, cols);
+        for &(row, col) in north_west {
+            search.allowed[row as usize] &= 1u64 << col;
+        }
+        self.run_search(&search, r.open)
     }
 
     /// Row set `r`'s search: the columns each row may take, and the squares that weigh.

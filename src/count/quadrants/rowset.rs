@@ -4,6 +4,7 @@
 //! memory is counted in pieces ([`Pieces`]), and a part of one ([`Part`]) against the east
 //! side the worker stores once for all the row set's parts ([`Stored`]).
 
+use super::geometry::Middle;
 use super::halves::{HalfBoards, JoinBuffers, Side};
 use super::matcher::sieve::{cost, count_disjoint, Sieve};
 use super::plan::{west_weights, Layout, Part, RowSet};
@@ -90,38 +91,11 @@ impl RowSets<'_> {
     /// included), and the half-boards built (the east ones with its first part).
     pub fn count(&self, r: &RowSet, part: Part, s: &mut Scratch) -> (u128, u64) {
         let g = self.layout.geometry;
-        let mid = &self.layout.middles[r.middle as usize];
-        let mut east_side = *mid;
-        if g.even() {
-            // East keeps no queen on a long diagonal ([`west_weights`]): they are barred
-            // while its quarters are joined.
-            east_side.d1 |= 1 << (g.n - 1);
-            east_side.d2 |= 1 << (g.n - 1);
-        }
+        let east_mid = self.east_middle(r);
+        let ([east, west], run) = self.sides(r, &east_mid, part);
         self.prepare_slices(r, &mut s.slices);
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
-        let memo = self.halves.memo.map(|_| u32::from(r.middle));
-        let east = Side {
-            mid: &east_side,
-            rows: r.east,
-            east: true,
-            split: false,
-            long_only: false,
-            memo,
-            upto: None,
-        };
-        // Even board: the west side split by its queens on the long diagonals.
-        let mut west = Side {
-            mid,
-            rows: mid.rows & !r.east,
-            east: false,
-            split: g.even(),
-            long_only: g.even() && r.open == 0,
-            ..east
-        };
-        let run = part.range(self.halves.column_set_count(&west));
-        west.upto = Some(run.end);
         if part.of > 1 && self.pieces.halves.is_none() {
             (s.east, s.west) = (a, b);
             return self.count_part(r, [east, west], run.start, part, s);
@@ -149,6 +123,52 @@ impl RowSets<'_> {
         };
         (s.east, s.west) = (a, b);
         (found * r.weight as u128, built)
+    }
+
+    /// Row set `r`'s middle configuration as its east side is joined: on an even board the
+    /// east half keeps no queen on a long diagonal ([`west_weights`]), so they are barred there.
+    fn east_middle(&self, r: &RowSet) -> Middle {
+        let g = self.layout.geometry;
+        let mut east = self.layout.middles[r.middle as usize];
+        if g.even() {
+            east.d1 |= 1 << (g.n - 1);
+            east.d2 |= 1 << (g.n - 1);
+        }
+        east
+    }
+
+    /// Row set `r`'s east side (on `east_mid`, [`RowSets::east_middle`]) and the west side of
+    /// its part `part` (on an even board split by its queens on the long diagonals), and the
+    /// run of the west side's column sets the part holds.
+    fn sides<'a>(
+        &'a self,
+        r: &RowSet,
+        east_mid: &'a Middle,
+        part: Part,
+    ) -> ([Side<'a>; 2], std::ops::Range<usize>) {
+        let g = self.layout.geometry;
+        let mid = &self.layout.middles[r.middle as usize];
+        let east = Side {
+            mid: east_mid,
+            rows: r.east,
+            east: true,
+            split: false,
+            long_only: false,
+            memo: self.halves.memo.map(|_| u32::from(r.middle)),
+            upto: None,
+            north: None,
+        };
+        let mut west = Side {
+            mid,
+            rows: mid.rows & !r.east,
+            east: false,
+            split: g.even(),
+            long_only: g.even() && r.open == 0,
+            ..east
+        };
+        let run = part.range(self.halves.column_set_count(&west));
+        west.upto = Some(run.end);
+        ([east, west], run)
     }
 
     /// `side`'s half-boards into `out` from column set `from` until `cap` are held
@@ -205,12 +225,91 @@ impl RowSets<'_> {
             s.west = b;
             return (0, 0);
         }
+        let stored = self.store_east(key, east, &b, queries * part.of as usize, s);
+        let found = self.weighed(&stored.sieve, &b, r.open);
+        let built = queries as u64 + if first { stored.halves } else { 0 };
+        s.west = b;
+        (found * r.weight as u128, built)
+    }
+
+    /// The weighted count of one slice of part `part` of row set `r` (its weight included):
+    /// the solutions whose west half's north quarter is the placement with local diagonals
+    /// `north` on the west side's column set `at` (in [`super::geometry::ColumnSets::get`]'s
+    /// order, within the part's run). Counted through the same code as the part: its east
+    /// side joined whole and stored in a sieve shaped on the part's own west half-boards (in
+    /// pieces where a worker's memory asks for them, as the part is), and the slice's west
+    /// half-boards, that one north quarter joined with the south ones, matched against it.
+    pub fn count_slice(
+        &self,
+        r: &RowSet,
+        part: Part,
+        (at, north): (usize, [u32; 2]),
+        s: &mut Scratch,
+    ) -> u128 {
+        let east_mid = self.east_middle(r);
+        let ([east, west], run) = self.sides(r, &east_mid, part);
+        debug_assert!(
+            run.contains(&at),
+            "column set {at} outside the part's {run:?}"
+        );
+        self.prepare_slices(r, &mut s.slices);
+        let key = (self.plan, r.middle, r.east);
+        if s.stored.as_ref().is_some_and(|x| x.key != key) {
+            s.stored = None;
+        }
+        // The part's west half-boards (the first piece of them when it is counted in
+        // pieces): what the sieve is shaped on.
+        let mut b = std::mem::take(&mut s.west);
+        b.iter_mut().for_each(Vec::clear);
+        let cap = self.pieces.halves;
+        self.make(west, s, &mut b, run.start, cap);
+        let queries: usize = b.iter().map(Vec::len).sum();
+        let mut slice: [Vec<u64>; 3] = Default::default();
+        let one = Side {
+            north: Some(north),
+            memo: None,
+            upto: Some(at + 1),
+            ..west
+        };
+        self.make(one, s, &mut slice, at, None);
+        let found = match cap {
+            None => {
+                let stored = self.store_east(key, east, &b, queries * part.of as usize, s);
+                self.weighed(&stored.sieve, &slice, r.open)
+            }
+            Some(cap) => {
+                let mut a = std::mem::take(&mut s.east);
+                let (mut found, mut next, mut target) = (0, Some(0), cap);
+                while let Some(from) = next {
+                    let sieve;
+                    (next, sieve) = self.store_piece(east, s, &mut a, from, &mut target, &b);
+                    found += self.weighed(&sieve, &slice, r.open);
+                }
+                s.east = a;
+                found
+            }
+        };
+        s.west = b;
+        found * r.weight as u128
+    }
+
+    /// The east half-boards of the row set `key` names ([`Stored::key`]), kept by the worker
+    /// for the row set's parts: built and stored now if it does not hold them, in a sieve
+    /// shaped on `queries` (an even board's with one queen on a long diagonal) for `expected`
+    /// queries.
+    fn store_east<'s>(
+        &self,
+        key: (u64, u16, u32),
+        east: Side,
+        queries: &[Vec<u64>; 3],
+        expected: usize,
+        s: &'s mut Scratch,
+    ) -> &'s Stored {
         if s.stored.is_none() {
             let mut a = std::mem::take(&mut s.east);
             a.iter_mut().for_each(Vec::clear);
             self.make(east, s, &mut a, 0, None);
-            let sample = &b[usize::from(self.layout.geometry.even())];
-            let expected = queries * part.of as usize;
+            let sample = &queries[usize::from(self.layout.geometry.even())];
             let bits = self.layout.geometry.key_bits();
             s.stored = Some(Stored {
                 key,
@@ -219,11 +318,7 @@ impl RowSets<'_> {
             });
             s.east = a;
         }
-        let stored = s.stored.as_ref().expect("stored above");
-        let found = self.weighed(&stored.sieve, &b, r.open);
-        let built = queries as u64 + if first { stored.halves } else { 0 };
-        s.west = b;
-        (found * r.weight as u128, built)
+        s.stored.as_ref().expect("stored above")
     }
 
     /// The west half-boards `b` (by their queens on a long diagonal) matched against

@@ -1,0 +1,147 @@
+//! The checks every reader of a run's files makes, merge, status and audit alike: what one
+//! file shows by itself (its seal, its sums against its classes, its fields in range:
+//! [`super::merge::parse`], [`super::checkpoint::Checkpoint::parse`]) and what it must agree
+//! with in its plan ([`Against`]): the plan itself (every field of its id), its shard's task
+//! ids (the plan's assignment), and its sums against its tasks.
+
+use super::checkpoint::Checkpoint;
+use super::merge::ShardResult;
+use super::shard::{Assignment, Shard};
+use crate::count::job::Identity;
+use crate::count::options::Options;
+use crate::count::plan_id::PlanId;
+use crate::count::tally::Tally;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+
+/// A plan, rebuilt from a file's id, to check the files of its runs against.
+#[derive(Debug)]
+pub struct Against {
+    identity: Identity,
+    /// Its assignments to shards, by the number of shards (made when first asked for).
+    assignments: HashMap<u32, Assignment>,
+}
+
+/// The error of a file that fails a check.
+fn forged(name: &str, what: String) -> Error {
+    Error::Input(format!(
+        "{name}: {what}: it was forged or damaged; count it again"
+    ))
+}
+
+impl Against {
+    /// The plan `id` names, rebuilt as `opts` make it (their quadrant settings), its
+    /// fingerprint checked; `name` is the file that named it.
+    pub fn new(id: &PlanId, opts: &Options, name: &str) -> Result<Against> {
+        let identity = Identity::of(id, opts).map_err(|e| Error::Input(format!("{name}: {e}")))?;
+        Ok(Against {
+            identity,
+            assignments: HashMap::new(),
+        })
+    }
+
+    /// The rebuilt plan.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The ids of the tasks of `shard` in this plan, in increasing order.
+    pub fn shard_ids(&mut self, shard: Shard) -> Vec<u32> {
+        let work = &self.identity.work;
+        self.assignments
+            .entry(shard.count)
+            .or_insert_with(|| Assignment::new(work, shard.count))
+            .ids(shard.index)
+    }
+
+    /// Every field of a file's plan `id` is this plan's (a forger may edit the fields the
+    /// fingerprint does not spell out, such as a quadrant shard's split depth).
+    fn same_plan(&self, name: &str, id: &PlanId) -> Result<()> {
+        if *id != self.identity.id {
+            return Err(forged(
+                name,
+                format!(
+                    "it describes its plan with {} (the plan of fingerprint {} has {})",
+                    id.differences(&self.identity.id),
+                    id.fingerprint,
+                    self.identity.id.describe()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks shard result `r` (file `name`): its plan, its tasks (exactly those of its shard)
+    /// and its sums (its tasks' counts, and the planner's on shard 0).
+    pub fn shard(&mut self, name: &str, r: &ShardResult) -> Result<()> {
+        self.same_plan(name, &r.plan)?;
+        let want = self.shard_ids(r.shard);
+        if r.tasks != want.len() {
+            return Err(forged(
+                name,
+                format!(
+                    "it counted {} tasks, but shard {} of this plan has {}",
+                    r.tasks,
+                    r.shard,
+                    want.len()
+                ),
+            ));
+        }
+        if !r.done.iter().map(|d| d.id).eq(want.iter().copied()) {
+            return Err(forged(
+                name,
+                format!(
+                    "it lists tasks that are not those of shard {} of this plan",
+                    r.shard
+                ),
+            ));
+        }
+        let mut sum: Tally = r.done.iter().map(|d| d.counts).sum();
+        if r.shard.index == 0 {
+            sum += self.identity.planned;
+        }
+        if sum != r.counts {
+            return Err(forged(
+                name,
+                format!(
+                    "its tasks' counts add up to {} solutions, but it says {}",
+                    sum.total, r.counts.total
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks checkpoint `c` (file `name`): its plan, its scope (its shard's tasks, or the
+    /// plan's), and that every task it lists is in that scope.
+    pub fn checkpoint(&mut self, name: &str, c: &Checkpoint) -> Result<()> {
+        self.same_plan(name, &c.plan)?;
+        let scope = match c.shard {
+            Some(s) => self.shard_ids(s),
+            None => (0..self.identity.tasks as u32).collect(),
+        };
+        if c.tasks != scope.len() {
+            return Err(forged(
+                name,
+                format!(
+                    "it says {} tasks in scope, but {} has {}",
+                    c.tasks,
+                    c.shard.map_or("the plan".into(), |s| format!("shard {s}")),
+                    scope.len()
+                ),
+            ));
+        }
+        if let Some(d) = c.done.iter().find(|d| scope.binary_search(&d.id).is_err()) {
+            return Err(forged(
+                name,
+                format!(
+                    "it lists task {}, which is not one of {}",
+                    d.id,
+                    c.shard
+                        .map_or("the plan's".into(), |s| format!("shard {s}'s"))
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

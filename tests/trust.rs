@@ -1,0 +1,301 @@
+//! A count anyone can believe: every reader (merge, status, audit) checks every sum and field
+//! a file carries against its plan, the audit's slices catch what a recount by the method
+//! cannot, and a merged run carries the digest of its records and who counted them.
+
+mod common;
+
+use common::forge::*;
+use common::nqueens;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+fn tmpdir(name: &str) -> PathBuf {
+    common::tmpdir("trust", name)
+}
+
+/// The exit code of `nqueens ARGS FILES...`, and its stdout and stderr.
+fn run(args: &[&str], files: &[PathBuf]) -> (Option<i32>, String, String) {
+    let out = nqueens().args(args).args(files).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Replaces the first `old` of file `f` by `new` and reseals it, as a forger would.
+fn edit(f: &Path, old: &str, new: &str) {
+    let text = std::fs::read_to_string(f).unwrap();
+    assert!(text.contains(old), "{old} not in {text}");
+    std::fs::write(f, reseal(&text.replacen(old, new, 1))).unwrap();
+}
+
+/// Issue 40: a whole run with a task raised by 8 (its classes by 1) and resealed merges to a
+/// total A000170 refutes: merge exits 3, and status says the same and exits 3, never
+/// "complete".
+#[test]
+fn status_exits_as_merge_does_on_a_forged_whole_run() {
+    let dir = tmpdir("status-forged");
+    let files = shards(&dir, &["count", "12"], 3);
+    forge_task(&files[0], 8);
+    let (code, _, err) = run(&["merge"], &files);
+    assert_eq!(code, Some(3), "{err}");
+    let (code, out, err) = run(&["status"], std::slice::from_ref(&dir));
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(!out.contains("complete"), "{out}");
+    assert!(err.contains("A000170(12) computed as 14208"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: audit and status check what merge checks. A shard whose sums do not add up to its
+/// tasks, or that holds another shard's tasks, and a checkpoint relabelled as another shard's,
+/// are refused (exit 2) by each, even when the recount of their tasks would agree.
+#[test]
+fn audit_and_status_check_every_sum_and_every_assignment() {
+    let dir = tmpdir("sums");
+    let files = shards(&dir, &["count", "12"], 3);
+    let good: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    // The sums raised by 8 (a class of 8), consistent in themselves: only their tasks say no.
+    let v: Value = serde_json::from_str(&good[0]).unwrap();
+    let (old, new) = bump(&v["counts"], 8);
+    edit(&files[0], &old, &new);
+    for cmd in [&["audit", "--sample", "1"][..], &["status"], &["merge"]] {
+        let (code, _, err) = run(cmd, &files);
+        assert_eq!(code, Some(2), "{cmd:?}: {err}");
+        assert!(err.contains("add up to"), "{cmd:?}: {err}");
+    }
+    // Shard 0's file with shard 1's tasks and sums: every number its own, but not its shard's.
+    std::fs::write(&files[0], &good[0]).unwrap();
+    let one: Value = serde_json::from_str(&good[1]).unwrap();
+    let stolen = good[1].replacen("\"index\":1,", "\"index\":0,", 1);
+    assert_ne!(stolen, good[1]);
+    std::fs::write(&files[0], reseal(&stolen)).unwrap();
+    std::fs::remove_file(&files[1]).unwrap();
+    for cmd in [&["audit", "--sample", "1"][..], &["status"]] {
+        let (code, _, err) = run(cmd, &files[..1]);
+        assert_eq!(code, Some(2), "{cmd:?}: {err} ({} tasks)", one["tasks"]);
+        assert!(err.contains("shard 0/3 of this plan"), "{cmd:?}: {err}");
+    }
+    // A checkpoint of shard 1/2 relabelled as shard 0/2.
+    let ckpt = dir.join("c.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let out = nqueens()
+        .args(["count", "12", "--shard", "1/2", "--checkpoint", c])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    edit(&ckpt, "\"index\":1,\"count\":2", "\"index\":0,\"count\":2");
+    for cmd in [&["audit"][..], &["status"]] {
+        let (code, _, err) = run(cmd, std::slice::from_ref(&ckpt));
+        assert_eq!(code, Some(2), "{cmd:?}: {err}");
+        assert!(err.contains("shard 0/2"), "{cmd:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: fields no plan or run can have are refused by every reader (merge, status and
+/// audit), resealed or not: placed queens or a split depth on a quadrant shard (which the
+/// fingerprint does not spell out), absurd thread counts, a kernel that is not one, a
+/// quadrant shard naming a kernel, a `counted_by` naming no build or more tasks than it holds.
+#[test]
+fn fields_a_plan_or_a_run_cannot_have_are_refused_by_every_reader() {
+    let dir = tmpdir("fields");
+    let q = shards(&dir, &["count", "12", "-a", "quadrants"], 1).remove(0);
+    let good = std::fs::read_to_string(&q).unwrap();
+    let b = dir.join("b.json");
+    let out = nqueens()
+        .args(["count", "9", "-a", "symmetric", "--shard", "0/1"])
+        .output()
+        .unwrap();
+    std::fs::write(&b, &out.stdout).unwrap();
+    let good_b = std::fs::read_to_string(&b).unwrap();
+    let cases: [(&Path, &str, &str, &str); 7] = [
+        (
+            &q,
+            "\"split_depth\":0",
+            "\"split_depth\":2",
+            "describes its plan",
+        ),
+        (
+            &q,
+            "\"placed\":[]",
+            "\"placed\":[[1,2]]",
+            "describes its plan",
+        ),
+        (
+            &q,
+            "\"kernel\":null",
+            "\"kernel\":\"wide\"",
+            "names a kernel",
+        ),
+        (&b, "\"kernel\":\"wide\"", "\"kernel\":\"bogus\"", "not one"),
+        (
+            &b,
+            "\"threads\":",
+            "\"threads\":18446744073709551615,\"x\":",
+            "threads",
+        ),
+        (&q, "\"build\":\"", "\"build\":\"avx9000", "build"),
+        (&q, "\"tasks\":", "\"tasks\":99999,\"y\":", "counted_by"),
+    ];
+    for (f, old, new, says) in cases {
+        std::fs::write(&q, &good).unwrap();
+        std::fs::write(&b, &good_b).unwrap();
+        if old == "\"tasks\":" {
+            // More tasks counted than the file holds.
+            let v: Value = serde_json::from_str(&good).unwrap();
+            let n = v["counted_by"][0]["tasks"].as_u64().unwrap();
+            edit(
+                f,
+                &format!("\"tasks\":{n}}}"),
+                &format!("\"tasks\":{}}}", n + 1),
+            );
+        } else {
+            edit(f, old, new);
+        }
+        for cmd in [&["merge"][..], &["status"], &["audit"]] {
+            let (code, _, err) = run(cmd, &[f.to_path_buf()]);
+            assert_eq!(code, Some(2), "{cmd:?} {new}: {err}");
+            assert!(err.contains(says), "{cmd:?} {new}: {err}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The canonical text of a run's records, as `merge --help` describes it, rebuilt from the
+/// files' JSON by hand: what anyone can recompute without nqueens.
+fn canonical(files: &[PathBuf]) -> String {
+    let runs: Vec<Value> = files
+        .iter()
+        .map(|f| serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap())
+        .collect();
+    let p = &runs[0];
+    let mut text = format!(
+        "nqueens-run-digest v1\nplan {} {} {} [] {}\n",
+        p["n"],
+        p["algorithm"].as_str().unwrap(),
+        p["split_depth"],
+        p["fingerprint"].as_str().unwrap()
+    );
+    let mut done: Vec<&Value> = runs
+        .iter()
+        .flat_map(|r| r["done"].as_array().unwrap())
+        .collect();
+    done.sort_by_key(|d| d["id"].as_u64());
+    for d in done {
+        let c = &d["counts"];
+        let classes = match c["classes"].as_array() {
+            Some(a) => a
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            None => "-".into(),
+        };
+        text += &format!("{} {} {classes} {}\n", d["id"], c["total"], c["nodes"]);
+    }
+    text
+}
+
+/// Issue 40: merge prints the SHA-256 digest of the run's records in their canonical text
+/// (the same in any order of the files, and what anyone recomputes from the files), and which
+/// builds, CPUs and hosts counted how many tasks; status of the whole run shows the digest.
+#[test]
+fn merge_gives_the_digest_of_the_records_in_any_order_and_who_counted_them() {
+    let dir = tmpdir("digest");
+    let mut files = shards(&dir, &["count", "16", "-t", "1"], 3);
+    let (code, out, err) = run(&["merge", "--json"], &files);
+    assert_eq!(code, Some(0), "{err}");
+    let m: Value = serde_json::from_str(&out).unwrap();
+    let digest = m["run_digest"].as_str().unwrap().to_string();
+    let by_hand = format!("{:x}", Sha256::digest(canonical(&files).as_bytes()));
+    assert_eq!(digest, by_hand);
+    let counted: u64 = m["counted_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tasks"].as_u64().unwrap())
+        .sum();
+    let tasks: u64 = files
+        .iter()
+        .map(|f| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            v["tasks"].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(counted, tasks, "{m}");
+    assert_eq!(m["counted_by_unrecorded"], 0);
+    files.reverse();
+    let (_, text, _) = run(&["merge"], &files);
+    assert!(
+        text.contains(&format!("digest     sha256 {digest}")),
+        "{text}"
+    );
+    assert!(text.contains("counted by"), "{text}");
+    assert!(text.contains("(the 3 shards' sum)"), "{text}");
+    let (code, status, _) = run(&["status"], std::slice::from_ref(&dir));
+    assert_eq!(code, Some(0));
+    assert!(status.contains(&digest), "{status}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: the default audit of a quadrant method's file recounts one task by the method in
+/// another build than the file records and counts slices of it both ways, and says so;
+/// `--same-method` recounts in the file's own build without slices; `--backtracking`
+/// recounts whole tasks and says their nodes are not compared.
+#[test]
+fn a_quadrant_file_is_audited_in_another_build_and_by_slices() {
+    let dir = tmpdir("audit-how");
+    let f = shards(&dir, &["count", "16", "-a", "quadrants"], 4).remove(0);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let built_in = v["counted_by"][0]["build"].as_str().unwrap().to_string();
+    let audit = |extra: &[&str]| {
+        let (code, out, err) = run(
+            &[&["audit", "--json", "--seed", "7"], extra].concat(),
+            std::slice::from_ref(&f),
+        );
+        assert_eq!(code, Some(0), "{extra:?}: {err}");
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let r = audit(&[]);
+    let how = r["audits"][0]["recounted_by"].as_str().unwrap();
+    assert_eq!(r["recounted"], 1, "{r}");
+    assert_eq!(r["slices"].as_array().unwrap().len(), 4, "{r}");
+    assert!(r["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["agrees"] == true));
+    let others = nqueens::internals::quadrants::builds().len() > 1;
+    assert_eq!(
+        how.starts_with(&format!("quadrants, {built_in} build")),
+        !others,
+        "{how} (counted in {built_in})"
+    );
+    let timeless = |mut r: Value| {
+        for s in r["slices"].as_array_mut().unwrap() {
+            s["method_seconds"] = Value::Null;
+            s["backtracking_seconds"] = Value::Null;
+        }
+        r
+    };
+    assert_eq!(
+        timeless(r),
+        timeless(audit(&[])),
+        "the same seed, the same audit"
+    );
+    let r = audit(&["--same-method"]);
+    assert_eq!(
+        r["audits"][0]["recounted_by"],
+        format!("quadrants, {built_in} build")
+    );
+    assert_eq!(r["slices"], serde_json::json!([]));
+    let r = audit(&["--backtracking", "--slices", "0"]);
+    assert_eq!(r["audits"][0]["recounted_by"], "backtracking by row set");
+    assert_eq!(r["audits"][0]["nodes_compared"], false);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
