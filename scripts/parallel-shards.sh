@@ -10,6 +10,14 @@ set -euo pipefail
 N=${1:?usage: $0 N K [JOBS]}
 K=${2:?usage: $0 N K [JOBS]}
 JOBS=${3:-$(nproc)}
+# Plain decimal numbers only: a value that bash arithmetic would evaluate (`N[$(cmd)]`) or read
+# as another number is refused before any arithmetic sees it.
+for v in "N:$N" "K:$K" "JOBS:$JOBS"; do
+  [[ ${v#*:} =~ ^[1-9][0-9]{0,9}$ ]] || {
+    echo "parallel-shards.sh: ${v%%:*} must be a positive decimal number, not '${v#*:}'" >&2
+    exit 2
+  }
+done
 NQUEENS=${NQUEENS:-target/release/nqueens}
 DIR=${DIR:-shards-n$N-k$K}
 mkdir -p "$DIR"

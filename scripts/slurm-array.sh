@@ -25,7 +25,19 @@ set -euo pipefail
 N=${1:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
 K=${2:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
 shift 2
+# Plain decimal numbers only: a value that bash arithmetic would evaluate (`I[$(cmd)]`) or
+# read as another number (`k8`, `010`) is refused before any arithmetic sees it.
+number() {
+  [[ $2 =~ ^(0|[1-9][0-9]{0,9})$ ]] || {
+    echo "slurm-array.sh: $1 must be a plain decimal number, not '$2'" >&2
+    exit 2
+  }
+}
+number N "$N"
+number K "$K"
+((K >= 1)) || { echo "slurm-array.sh: K must be at least 1" >&2; exit 2; }
 I=${SLURM_ARRAY_TASK_ID:?run this under sbatch --array=0-$((K - 1))}
+number SLURM_ARRAY_TASK_ID "$I"
 if ((I >= K)); then
   echo "array index $I is not a shard of $K (0..$((K - 1))): nothing to do" >&2
   exit 0

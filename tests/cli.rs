@@ -375,3 +375,60 @@ fn bench_bad_input() {
     ];
     assert_bad_input(cases);
 }
+
+/// Round 4, 10: `verify` of JSON lines whose second line is cut short names line 2 (it blamed
+/// line 1 for "trailing characters at line 2"); a missing file reads "no such file", as in
+/// merge; the quadrant method's JSON names no kernel (it has none).
+#[test]
+fn small_things_say_what_they_are() {
+    let list = String::from_utf8(
+        nqueens()
+            .args(["list", "8", "--limit", "3", "--format", "json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let lines: Vec<&str> = list.lines().collect();
+    let cut = format!(
+        "{}\n{}\n{}\n",
+        lines[0],
+        &lines[1][..lines[1].len() / 2],
+        lines[2]
+    );
+    let out = nqueens().arg("verify").write_stdin(cut).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    assert!(!err.contains("line 1:"), "{err}");
+    for cmd in ["verify", "merge"] {
+        let out = nqueens()
+            .args([cmd, "/nonexistent/x.json"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {err}");
+        assert!(
+            err.contains("no such file") && !err.contains("os error"),
+            "{cmd}: {err}"
+        );
+    }
+    let v: Value = serde_json::from_slice(
+        &nqueens()
+            .args(["count", "12", "-a", "quadrants", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(v["kernel"], Value::Null, "{v}");
+    let v: Value = serde_json::from_slice(
+        &nqueens()
+            .args(["count", "12", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(v["kernel"], "wide", "{v}");
+}

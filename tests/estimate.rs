@@ -94,9 +94,42 @@ fn the_text_says_the_cost_the_memory_and_the_shards() {
         "{one}"
     );
     assert!(
-        one.contains("estimated") && one.contains(" on 1 thread, peak "),
+        one.contains("memory     peak ") && one.contains(" here on 1 thread: "),
         "{one}"
     );
+}
+
+/// Round 4, 3: an estimate whose sample found no solution says it cannot support its
+/// projection, and never advises a K that count refuses (N = 28 in one shard: its file would
+/// be far past what merge reads), whatever its sample.
+#[test]
+fn an_estimate_warns_of_an_empty_sample_and_advises_only_a_k_count_accepts() {
+    for seed in ["1", "3"] {
+        let v = json(&[
+            "estimate", "28", "--tasks", "2", "-t", "1", "--seed", seed, "--json",
+        ]);
+        let k = v["shards"].as_u64().unwrap();
+        assert!(k >= v["least_shards"].as_u64().unwrap(), "{v}");
+        assert!(
+            k >= 249,
+            "K = {k}: count refuses fewer than 249 shards of N = 28"
+        );
+        let found: u64 = v["sampled"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["solutions"].as_u64().unwrap())
+            .sum();
+        if found == 0 {
+            assert!(
+                v["warnings"][0]
+                    .as_str()
+                    .unwrap()
+                    .contains("rest on nothing"),
+                "{v}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -286,3 +286,56 @@ fn a_stopped_quadrant_count_resumes_exactly() {
     t.cross_check().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Round 4, 1: two SIGINTs 1 ms apart (as `timeout`, a scheduler's cancel or an impatient
+/// Ctrl-C send) stop the count, save its finished tasks and say so, every time; SIGHUP (a
+/// closed terminal or ssh session) is taken as SIGTERM: saved, said, exit 129.
+#[test]
+fn a_second_signal_does_not_cut_the_save_short_and_sighup_saves_too() {
+    let dir = tmpdir("signals");
+    for (signals, code, name) in [
+        (&[libc::SIGINT, libc::SIGINT][..], 130, "SIGINT"),
+        (&[libc::SIGHUP][..], 129, "SIGHUP"),
+        (&[libc::SIGTERM, libc::SIGINT][..], 143, "SIGTERM"),
+    ] {
+        let ckpt = dir.join(format!("{name}.ckpt"));
+        let child = bin()
+            .args(["count", "17", "-a", "plain", "--kernel", "simple"])
+            .args(["--shard", "0/4", "-t", "1", "--checkpoint-every", "0.05"])
+            .arg("--checkpoint")
+            .arg(&ckpt)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Signalled once some tasks are saved, mid-run.
+        for _ in 0..6000 {
+            if done_tasks(&ckpt).is_some_and(|(d, _)| d > 0) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        for &sig in signals {
+            // SAFETY: kill(2) on our own child's pid.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{name}: {err}");
+        assert!(
+            err.contains(&format!("interrupted by {name}: checkpoint")),
+            "{err}"
+        );
+        let (done, total) = done_tasks(&ckpt).expect("checkpoint saved");
+        assert!(
+            done > 0 && done < total,
+            "{name}: {done}/{total} saved; {err}"
+        );
+        assert!(
+            err.contains(&format!("{done} of {total} tasks")),
+            "{name}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

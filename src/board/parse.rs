@@ -165,11 +165,9 @@ fn split_block(block: Block) -> Split {
         return Split::Whole;
     }
     if first.starts_with('{') || first.starts_with('[') {
-        // JSON lines, or one JSON document over several lines.
-        let all_json = lines
-            .clone()
-            .all(|(_, l)| serde_json::from_str::<serde_json::Value>(l).is_ok());
-        return each_if(all_json);
+        // JSON lines (their first line a whole document: a damaged line later is a board of
+        // its own, named with its line), or one JSON document over several lines.
+        return each_if(serde_json::from_str::<serde_json::Value>(first).is_ok());
     }
     if first.contains('(') {
         // Pairs: a board per line, unless each line holds one queen.

@@ -1,12 +1,14 @@
 //! `nqueens count N`, with progress, checkpoints, signals and shards.
 
 use super::args::{parse_checkpoint_every, parse_n, parse_progress_every, parse_shard};
+use super::cost::before_counting;
 use super::report::CountReport;
 use super::{print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
+use nqueens::longrun::files;
 use nqueens::longrun::shard::Shard;
 use nqueens::longrun::{self, LongRun, Outcome};
-use nqueens::{Algorithm, Error, Progress, Totals};
+use nqueens::{Error, Progress, Totals};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -19,8 +21,9 @@ use std::time::Duration;
     nqueens count 8 --first-queen 2\n  nqueens count 10 --place 1:2 --place 5:1\n  \
     nqueens count 20 --checkpoint n20.ckpt      (run again after an interruption to resume)\n  \
     nqueens count 20 --shard 3/8 > shard-3.json (then: nqueens merge shard-*.json)\n\n\
-    Ctrl-C or SIGTERM stop the count (exit 130 / 143); with --checkpoint the finished tasks \
-    are saved first.")]
+    Ctrl-C, SIGTERM or SIGHUP stop the count (exit 130 / 143 / 129); with --checkpoint the \
+    finished tasks are saved first, and a second signal does not cut the save short (a third \
+    ends the process at once, outside a file write).")]
 pub struct CountArgs {
     /// Board size N, from 1 to 64.
     #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
@@ -51,10 +54,14 @@ pub struct CountArgs {
     /// Seconds between --progress lines, 0.01 to 86400.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_progress_every)]
     pub progress_every: Duration,
-    /// No progress bar (it is shown only when stderr is a terminal anyway); not with
-    /// --progress, which asks for progress lines.
+    /// No progress bar (it is shown only when stderr is a terminal anyway), and no note of
+    /// the cost; not with --progress, which asks for progress lines.
     #[arg(long, short = 'q', conflicts_with = "progress")]
     pub quiet: bool,
+    /// Count even what cannot finish in a lifetime (a hundred years on the threads given, by
+    /// a rough scale): refused without it.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Shows progress: an indicatif bar on a terminal, periodic lines with `--progress`.
@@ -142,19 +149,38 @@ impl Shower {
     }
 }
 
-/// Ctrl-C and SIGTERM raise the returned cancel flag (and record their number in the
-/// second) instead of killing the process; a second one, while the first is being handled
-/// (a checkpoint being read or saved, a plan being built), ends the process at once with
-/// 128 + its number.
+/// The signals that stop a count: Ctrl-C, SIGTERM, and SIGHUP (a closed terminal or ssh
+/// session), which is taken as SIGTERM.
+const STOPPING: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// The stopping signals raise the returned cancel flag (and record the first one's number)
+/// instead of killing the process: the count stops, saves what it finished and says so. A
+/// second signal (as `timeout`, a scheduler's cancel or an impatient Ctrl-C sends) changes
+/// nothing: the save goes on. A third ends the process at once with 128 + its number (a plan
+/// being built can take seconds), unless a file is being written ([`files::writing`]): a save
+/// is never cut short.
 fn watch_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
     let cancel = Arc::new(AtomicBool::new(false));
     let which = Arc::new(AtomicUsize::new(0));
-    for sig in [SIGINT, SIGTERM] {
-        // Registered first, so it sees the flag as the earlier signal left it.
-        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&cancel))?;
-        signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)?;
-        signal_hook::flag::register(sig, Arc::clone(&cancel))?;
+    let seen = Arc::new(AtomicUsize::new(0));
+    for sig in STOPPING {
+        let (cancel, which, seen) = (cancel.clone(), which.clone(), seen.clone());
+        let handler = move || {
+            if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+                which.store(sig as usize, Ordering::SeqCst);
+            }
+            cancel.store(true, Ordering::SeqCst);
+            if seen.load(Ordering::SeqCst) >= 3 && !files::writing() {
+                signal_hook::low_level::exit(128 + sig);
+            }
+        };
+        // SAFETY: the handler only touches atomics and calls `_exit`, which are
+        // async-signal-safe.
+        unsafe { signal_hook::low_level::register(sig, handler) }?;
     }
     Ok((cancel, which))
 }
@@ -162,7 +188,11 @@ fn watch_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
 /// The error of a count stopped by `signal`: the library's message, named after the signal,
 /// with the exit code 128 + the signal number.
 fn interrupted(e: Error, signal: usize) -> anyhow::Error {
-    let name = if signal == 15 { "SIGTERM" } else { "SIGINT" };
+    let name = match signal {
+        1 => "SIGHUP",
+        15 => "SIGTERM",
+        _ => "SIGINT",
+    };
     let msg = e.to_string();
     let rest = msg.strip_prefix("stopped").unwrap_or(&msg);
     anyhow::Error::new(Interrupted {
@@ -188,41 +218,16 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
-/// What a count of a board no one has counted will cost with `algorithm`, roughly, for a note
-/// before it starts: a(N) projected from the last known value along the asymptotic form
-/// `(0.143 N)^N` (Simkin, 2021), times the method's measured cost per solution. `None` for a
-/// board whose count is known.
-fn beyond_the_table(n: u32, algorithm: Algorithm) -> Option<String> {
-    use nqueens::oeis::Sequence;
-    if Sequence::A000170.known(n).is_some() {
-        return None;
-    }
-    let &(last, _) = Sequence::A000170.known_values().last()?;
-    let log10_a = nqueens::oeis::a000170_estimate(n).log10();
-    let ns = algorithm.rough_ns_per_solution();
-    let years = 10f64.powf(log10_a) * ns * 1e-9 / (365.25 * 86_400.0);
-    // Only the quadrant method's tasks are small enough for `estimate` to time some soon.
-    let measure = if algorithm == Algorithm::Quadrants {
-        format!(" (`nqueens estimate {n}` measures it here)")
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "note: no count of N = {n} is known (A000170 is known to N = {last}); roughly 10^{:.0} \
-         solutions, about {:.1e} core-years with algorithm {algorithm} at about {ns} core-ns a \
-         solution{measure}: plan it as a cluster run (README: \"Distributed runs\"), or place \
-         queens to count completions",
-        log10_a, years
-    ))
-}
-
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut opts = a.engine.options()?;
     opts.placed = a.place.queens(a.n as usize, None)?;
-    if let Some(cost) = beyond_the_table(a.n, opts.resolved_algorithm(a.n))
-        .filter(|_| opts.placed.is_empty() && !a.quiet)
-    {
-        note!("{cost}");
+    let algorithm = opts.resolved_algorithm(a.n);
+    let placed = !opts.placed.is_empty();
+    let threads = opts.resolved_threads();
+    if let Some(cost) = before_counting(a.n, algorithm, (placed, a.shard), threads, a.force)? {
+        if !a.quiet {
+            note!("{cost}");
+        }
     }
     let (cancel, which) = watch_signals()?;
     opts.cancel = Some(cancel);
@@ -250,7 +255,7 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
 }
 
 /// Prints a count's report (text or JSON), then turns a disagreement with OEIS into exit 3.
-pub fn report_out(totals: &Totals, json: bool) -> anyhow::Result<()> {
+fn report_out(totals: &Totals, json: bool) -> anyhow::Result<()> {
     let report = CountReport::new(totals);
     if json {
         print(&(serde_json::to_string(&report)? + "\n"))?;

@@ -44,6 +44,10 @@ pub struct EstimateArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Sample even a plan whose fewest draws cannot finish in a lifetime (by a rough scale):
+    /// refused without it, before the plan is built.
+    #[arg(long)]
+    pub force: bool,
 }
 
 fn parse_budget(s: &str) -> Result<Duration, String> {
@@ -70,6 +74,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         shard_minutes: a.shard_minutes,
         seed,
         warn: Some(|m| note!("note: {m}")),
+        force: a.force,
     };
     let e = estimate(a.n, &a.engine.options()?, ask)?;
     if a.json {
@@ -150,25 +155,39 @@ fn text(e: &Estimate) -> String {
         line(&mut s, "by a(N)", by);
     }
     line(&mut s, "memory", memory(e));
+    for w in &e.warnings {
+        line(&mut s, "WARNING", w.clone());
+    }
     line(
         &mut s,
         "shards",
-        format!(
-            "K = {} for shards of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
-            e.shards, e.shard_minutes, e.n, e.shards
-        ),
+        if e.shards == e.least_shards && e.least_shards > 1 {
+            format!(
+                "K = {} (the fewest count accepts for this plan: files within what merge reads, \
+                 records within --max-memory): nqueens count {} --shard I/{} -t 1",
+                e.shards, e.n, e.shards
+            )
+        } else {
+            format!(
+                "K = {} for shards of about {} min on one thread: nqueens count {} --shard \
+                 I/{} -t 1",
+                e.shards, e.shard_minutes, e.n, e.shards
+            )
+        },
     );
     s
 }
 
-/// The memory line: the quadrant method's estimate, and the peak of this run.
+/// The memory line: what a worker needs (the peak of this sample, which ran the plan's tasks
+/// on as many threads), and the quadrant method's bound at the memory limit.
 fn memory(e: &Estimate) -> String {
     match (e.memory_estimate_bytes, e.peak_memory_bytes) {
         (Some(m), Some(p)) => format!(
-            "estimated {} on {}, peak {} here",
-            show(m),
+            "peak {} here on {}: what a shard of these tasks needs on as many (the plan may \
+             use up to {}, pieces keep it within --max-memory)",
+            show(p),
             plural(e.threads, "thread"),
-            show(p)
+            show(m)
         ),
         (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
         (Some(m), None) => format!("estimated {} on {}", show(m), plural(e.threads, "thread")),

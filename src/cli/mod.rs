@@ -3,6 +3,7 @@
 mod args;
 mod audit;
 mod bench;
+mod cost;
 mod count;
 mod env;
 mod estimate;
@@ -32,7 +33,7 @@ use std::str::FromStr;
 ///
 /// Exit codes: 0 success; 1 runtime failure (and, for `verify`, a board that is not a
 /// solution); 2 bad usage or input; 3 a computed count disagrees with a known value; 130 / 143
-/// a count stopped by Ctrl-C / SIGTERM.
+/// / 129 a count stopped by Ctrl-C / SIGTERM / SIGHUP.
 ///
 /// Environment (for tests and measurements; empty is unset): NQUEENS_QUARTER_PARTS=P counts
 /// with the quadrant method's striped plan in P parts (1 to 64) at any N, a plan of its own
@@ -299,7 +300,7 @@ pub fn guard_stdout() {
 /// Maps an error to the process exit code (see `nqueens --help`).
 /// The library's options as its messages name them (`` `max_memory` ``: the field of
 /// `Options` or `LongRun`), and the flags that set them on the command line.
-const FLAGS: [(&str, &str); 7] = [
+const FLAGS: [(&str, &str); 8] = [
     ("`max_memory`", "--max-memory"),
     ("`shard`", "--shard I/K"),
     ("`threads`", "--threads"),
@@ -307,6 +308,7 @@ const FLAGS: [(&str, &str); 7] = [
     ("a `checkpoint` file", "a --checkpoint file"),
     ("`checkpoint` file", "--checkpoint file"),
     ("`quadrants.parts`", env::PARTS),
+    ("`force`", "--force"),
 ];
 
 /// A library message as the command line says it: the options it names become the flags

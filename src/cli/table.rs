@@ -1,6 +1,7 @@
 //! `nqueens table A..B`.
 
 use super::args::parse_n;
+use super::cost::before_counting;
 use super::{print, EngineArgs};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
@@ -38,6 +39,10 @@ pub struct TableArgs {
     /// Also draw a(n) against n on a log scale into FILE.svg.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+    /// Count even rows that cannot finish in a lifetime (by a rough scale): refused without
+    /// it, before any row is counted.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// One line of the table.
@@ -91,9 +96,25 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
     if let Some(p) = &a.plot {
         super::plot::check_svg_path(p)?;
     }
+    // Every row's cost first: a range is refused whole before its first row is counted.
+    let threads = opts.resolved_threads();
+    let notes = (a.range.0..=a.range.1)
+        .map(|n| {
+            before_counting(
+                n,
+                opts.resolved_algorithm(n),
+                (false, None),
+                threads,
+                a.force,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut first_mismatch = None;
     let mut values = Vec::new();
-    for n in a.range.0..=a.range.1 {
+    for (n, note) in (a.range.0..=a.range.1).zip(notes) {
+        if let Some(note) = note {
+            note!("{note}");
+        }
         let t = nqueens::count_unchecked(n, &opts)?;
         let value = if a.unique {
             t.unique.unwrap_or_default()

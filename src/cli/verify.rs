@@ -59,10 +59,14 @@ fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
     let (name, reader): (String, Box<dyn Read>) = match file {
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),
-            Box::new(
-                std::fs::File::open(p)
-                    .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?,
-            ),
+            Box::new(std::fs::File::open(p).map_err(|e| {
+                let why = match e.kind() {
+                    std::io::ErrorKind::NotFound => "no such file".to_string(),
+                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                    _ => e.to_string(),
+                };
+                Error::Input(format!("cannot read {}: {why}", p.display()))
+            })?),
         ),
         _ => ("standard input".into(), Box::new(std::io::stdin())),
     };

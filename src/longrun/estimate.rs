@@ -19,8 +19,11 @@ use super::projection::{project, project_ratio, Projected};
 use crate::count::engine::{Counter, Work};
 use crate::count::memory;
 use crate::count::oeis::Sequence;
+use crate::count::plan::MAX_PLAN_TASKS;
+use crate::count::quadrants::TABLE_MAX_N;
 use crate::count::{Job, Options};
 use crate::error::{Error, Result};
+use crate::limits::LIFETIME_SECONDS;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -43,6 +46,9 @@ pub struct Ask {
     /// draws are expected to take far longer than asked (over an hour, and over ten times the
     /// budget): what one costs, roughly.
     pub warn: Option<fn(&str)>,
+    /// Go on even when the fewest draws cannot finish in a lifetime (by default they are
+    /// refused, before anything is built).
+    pub force: bool,
 }
 
 /// The fewest tasks counted, whatever the budget (two give an interval).
@@ -109,9 +115,17 @@ pub struct Estimate {
     /// needs almost none), and the peak of this process.
     pub memory_estimate_bytes: Option<u64>,
     pub peak_memory_bytes: Option<u64>,
-    /// The wanted shard length (minutes on one thread) and the shards that give it.
+    /// The wanted shard length (minutes on one thread) and the shards that give it (from
+    /// `core_seconds_in_shards` up to N = 23, from `core_seconds_by_solutions` past it), never
+    /// fewer than count accepts ([`super::least_shards`]).
     pub shard_minutes: f64,
     pub shards: u64,
+    /// The fewest shards count accepts for this plan (their files within what merge reads,
+    /// their records within the memory limit).
+    pub least_shards: u64,
+    /// What the sample cannot support: no solution found, or too few tasks with solutions
+    /// for the projections to mean much.
+    pub warnings: Vec<String>,
     /// The tasks counted, in the order they were drawn.
     pub sampled: Vec<Sampled>,
 }
@@ -290,7 +304,7 @@ const SLOW_SAMPLE_SECONDS: f64 = 3600.0;
 /// `ask` wants: a(N) (known or projected) times the method's rough cost per solution, times a
 /// draw's expected share of the work (`Σ e_i² / E²` when drawn by estimate, `1 / tasks`
 /// uniformly), times the draws one thread counts.
-fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<String> {
+fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<(String, f64)> {
     let algorithm = job.id().algorithm;
     let ns = algorithm.rough_ns_per_solution();
     let whole = crate::count::oeis::a000170_estimate(n) * ns * 1e-9;
@@ -319,7 +333,7 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
         None => format!("at least {draws} are counted whatever the time budget"),
     };
     (wall > asked).then(|| {
-        format!(
+        let m = format!(
             "this plan's tasks are large: a drawn task of N = {n} takes roughly {} of CPU \
              (algorithm {algorithm} at about {ns} core-ns a solution), and {counted}: about {} \
              on {} before the estimate is printed (interrupt it to stop)",
@@ -330,8 +344,33 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
             } else {
                 format!("{} threads", job.threads())
             },
-        )
+        );
+        (m, wall)
     })
+}
+
+/// Refuses, from arithmetic alone, an estimate of a backtracking plan whose fewest draws
+/// cannot finish in a lifetime: a plan holds at most [`MAX_PLAN_TASKS`] tasks, so a drawn task
+/// costs at least the whole count's rough cost over that many.
+fn beyond_a_lifetime(n: u32, opts: &Options, ask: Ask) -> Result<()> {
+    let algorithm = opts.resolved_algorithm(n);
+    if algorithm == crate::Algorithm::Quadrants || !opts.placed.is_empty() {
+        return Ok(());
+    }
+    let per_draw = algorithm.rough_core_seconds(n) / MAX_PLAN_TASKS as f64;
+    let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
+    let wall = per_draw * draws.div_ceil(opts.resolved_threads().max(1)) as f64;
+    if wall > LIFETIME_SECONDS {
+        return Err(Error::Usage(format!(
+            "a drawn task of N = {n} takes at least about {:.0e} years of CPU (algorithm \
+             {algorithm} at about {} core-ns a solution, a plan of at most {MAX_PLAN_TASKS} \
+             tasks): the sample cannot finish in a lifetime; nothing is counted (ask for it \
+             anyway with `force`)",
+            per_draw / (365.25 * 86_400.0),
+            algorithm.rough_ns_per_solution()
+        )));
+    }
+    Ok(())
 }
 
 /// Estimates the count of an `n` board as `opts` say (the plan `count N --shard` would use),
@@ -341,6 +380,9 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         return Err(Error::Usage(
             "an estimate needs a time budget, a number of tasks and a shard length above 0".into(),
         ));
+    }
+    if !ask.force {
+        beyond_a_lifetime(n, opts, ask)?;
     }
     let start = Instant::now();
     let cpu = process_seconds(start);
@@ -352,8 +394,15 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
     }
-    if let (Some(warn), Some(m)) = (ask.warn, slow_sample(n, &job, &work, total, ask)) {
-        warn(&m);
+    if let Some((m, wall)) = slow_sample(n, &job, &work, total, ask) {
+        if wall > LIFETIME_SECONDS && !ask.force {
+            return Err(Error::Usage(format!(
+                "{m}: more than a lifetime; nothing is counted (ask for it anyway with `force`)"
+            )));
+        }
+        if let Some(warn) = ask.warn {
+            warn(&m);
+        }
     }
     let until = Until {
         budget: Duration::from_secs_f64(ask.seconds.min(1e9)),
@@ -376,10 +425,21 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     let a_n = crate::count::oeis::a000170_estimate(n);
     let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
     let share = sampled_share(&sampled, &work, total);
+    let with_solutions = sampled.iter().filter(|s| s.solutions > 0).count();
+    let warnings = sample_warnings(n, with_solutions, sampled.len());
+    // The figure to trust (see the fields), or the rough one where the sample found nothing.
+    let whole = match &core_seconds_by_solutions {
+        Some(p) if n > TABLE_MAX_N => p.value,
+        None if n > TABLE_MAX_N => job.id().algorithm.rough_core_seconds(n),
+        _ => core_seconds_in_shards.value,
+    };
     // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
     let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
-    let shards = (core_seconds_in_shards.value / per_shard)
+    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+    let least = super::least_shards(job.tasks(), job.least_memory().unwrap_or(0), limit);
+    let shards = (whole / per_shard)
         .ceil()
+        .max(least as f64)
         .clamp(1.0, super::shard::MAX_SHARDS as f64);
     Ok(Estimate {
         n,
@@ -401,9 +461,33 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         peak_memory_bytes: memory::peak(),
         shard_minutes: ask.shard_minutes,
         shards: shards as u64,
+        least_shards: least,
+        warnings,
         sampled,
     })
 }
+
+/// What a sample of `drawn` tasks, `with_solutions` of them with solutions, cannot support.
+fn sample_warnings(n: u32, with_solutions: usize, drawn: usize) -> Vec<String> {
+    let mut v = Vec::new();
+    if with_solutions == 0 {
+        v.push(format!(
+            "none of the {drawn} drawn tasks of N = {n} has a solution (symmetry drops about \
+             half the row sets of a large plan, and some tasks hold none): the projections \
+             rest on nothing, and the shards are sized by a rough cost; draw more tasks \
+             (`--tasks`, or a longer `--seconds`)"
+        ));
+    } else if with_solutions < MIN_WITH_SOLUTIONS {
+        v.push(format!(
+            "only {with_solutions} of the {drawn} drawn tasks have solutions: the projections \
+             and their intervals are rough; draw more tasks for a firmer figure"
+        ));
+    }
+    v
+}
+
+/// Drawn tasks with solutions below which an estimate says its projections are rough.
+const MIN_WITH_SOLUTIONS: usize = 10;
 
 #[cfg(test)]
 mod tests {
@@ -437,8 +521,9 @@ mod tests {
             shard_minutes: 60.0,
             seed: 1,
             warn: None,
+            force: false,
         };
-        slow_sample(n, &job, &work, total, ask)
+        slow_sample(n, &job, &work, total, ask).map(|(m, _)| m)
     }
 
     #[test]

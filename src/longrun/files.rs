@@ -111,7 +111,7 @@ pub struct Lock {
 impl Lock {
     /// Takes the lock for checkpoint `path`, or says that another run holds it.
     pub fn take(path: &Path) -> Result<Lock> {
-        let lock = with_suffix(path, ".lock");
+        let lock = lock_path(path);
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
         // A planted link in place of the lock file is never followed (nor its target made).
@@ -171,6 +171,32 @@ pub fn text_digest(text: &str) -> Option<String> {
     Some(h.hex())
 }
 
+/// Files being replaced by [`replace`] right now, in this process.
+static WRITING: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a file is being replaced right now ([`replace`]): a signal handler that would end
+/// the process leaves it alone then, so that a save is never cut short. It only reads an
+/// atomic, so a signal handler may call it.
+pub fn writing() -> bool {
+    WRITING.load(Ordering::SeqCst) > 0
+}
+
+/// A file being replaced, for as long as it lives ([`writing`]).
+struct Writing;
+
+impl Writing {
+    fn begin() -> Writing {
+        WRITING.fetch_add(1, Ordering::SeqCst);
+        Writing
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        WRITING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// `path` with `suffix` appended to its file name.
 pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -178,18 +204,46 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The prefix of the temporary files that replace `path`: `.NAME.` in its directory.
+/// The most bytes of a file's name that the names of its lock and temporary files keep: the
+/// rest of them (a hash of the whole name, the process, a counter, a nonce, a suffix) takes at
+/// most 55 more, within the 255 bytes a name may have.
+const SHORT_NAME_BYTES: usize = 180;
+
+/// `path`'s file name, short enough to build other names from: itself, or past
+/// [`SHORT_NAME_BYTES`] its first bytes (at a character's boundary) and a hash of it all, so
+/// that two long names never give the same short one.
+fn short_name(path: &Path) -> String {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.len() > SHORT_NAME_BYTES {
+        let mut h = crate::fnv::Fnv::new();
+        h.bytes(name.as_bytes());
+        let mut cut = SHORT_NAME_BYTES;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+        name = format!("{name}~{}", h.hex());
+    }
+    name
+}
+
+/// The lock file of checkpoint `path`: `FILE.lock` beside it ([`short_name`]).
+fn lock_path(path: &Path) -> PathBuf {
+    path.with_file_name(format!("{}.lock", short_name(path)))
+}
+
+/// The prefix of the temporary files that replace `path`: `.NAME.` in its directory, `NAME`
+/// its [`short_name`], so that a file of any name can be replaced.
 fn tmp_prefix(path: &Path) -> (PathBuf, String) {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
         .to_path_buf();
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    (dir, format!(".{name}."))
+    (dir, format!(".{}.", short_name(path)))
 }
 
 /// The temporary files left by runs on `path` that were killed while writing it.
@@ -241,6 +295,7 @@ pub fn remove_leftovers(path: &Path) {
 /// errors.
 pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
+    let _writing = Writing::begin();
     let io = |verb: &str, e: std::io::Error| {
         Error::io(format!("cannot {verb} {what} {}", path.display()), e)
     };

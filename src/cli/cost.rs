@@ -1,0 +1,93 @@
+//! What a count will cost, said before it starts, and the refusal of one that cannot finish in
+//! a lifetime: a(N) (known, or projected) times the method's rough cost a solution, a scale
+//! from docs/PERFORMANCE.md, never a measurement (`nqueens estimate N` measures).
+
+use nqueens::internals::LIFETIME_SECONDS;
+use nqueens::longrun::shard::Shard;
+use nqueens::oeis::Sequence;
+use nqueens::{Algorithm, Error};
+
+/// Counts cheaper than this many core-seconds start without a note.
+const QUIET_CORE_SECONDS: f64 = 600.0;
+
+/// One core-year in seconds.
+const YEAR: f64 = 365.25 * 86_400.0;
+
+/// Core-seconds as a reader plans them.
+pub fn duration(s: f64) -> String {
+    match s {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 2.0 * 86_400.0 => format!("{:.0} hours", s / 3600.0),
+        s if s < YEAR => format!("{:.0} days", s / 86_400.0),
+        s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
+        s => format!("{:.1e} years", s / YEAR),
+    }
+}
+
+/// The note to print before counting an `n` board (or `shard` of it) with `algorithm` on
+/// `threads` workers, if it takes long enough to deserve one; the refusal, if it cannot finish
+/// in a lifetime and `force` is not given. Placed queens count an unknown part: no note.
+pub fn before_counting(
+    n: u32,
+    algorithm: Algorithm,
+    (placed, shard): (bool, Option<Shard>),
+    threads: usize,
+    force: bool,
+) -> Result<Option<String>, Error> {
+    if placed {
+        return Ok(None);
+    }
+    let part = shard.map_or(1.0, |s| f64::from(s.count));
+    let core = algorithm.rough_core_seconds(n) / part;
+    let wall = core / threads.max(1) as f64;
+    let ns = algorithm.rough_ns_per_solution();
+    let what = match shard {
+        Some(s) => format!("shard {s} of N = {n}"),
+        None => format!("N = {n}"),
+    };
+    let a = if Sequence::A000170.known(n).is_some() {
+        format!("a({n})")
+    } else {
+        let &(last, _) = Sequence::A000170.known_values().last().expect("a table");
+        format!("a({n}), projected past the known a({last}),")
+    };
+    // Only the quadrant method's tasks are small enough for `estimate` to time some soon.
+    let measure = if algorithm == Algorithm::Quadrants {
+        format!(": `nqueens estimate {n}` measures it")
+    } else {
+        String::new()
+    };
+    let cost = format!(
+        "{what} is about {} of work ({a} × about {ns} core-ns a solution with algorithm \
+         {algorithm}, a rough scale{measure}): about {} on {} thread{}",
+        core_time(core),
+        duration(wall),
+        threads,
+        if threads == 1 { "" } else { "s" }
+    );
+    if wall > LIFETIME_SECONDS && !force {
+        return Err(Error::Usage(format!(
+            "{cost}, more than a lifetime: nothing is counted. Count it in shards on many \
+             machines (README: distributed runs), or ask for it anyway with --force"
+        )));
+    }
+    Ok((core > QUIET_CORE_SECONDS).then(|| {
+        let keep = if shard.is_some() {
+            ""
+        } else {
+            "; Ctrl-C stops it (with --checkpoint FILE the finished tasks are kept)"
+        };
+        format!("note: {cost}{keep}")
+    }))
+}
+
+/// Core-seconds of work as a reader plans them.
+fn core_time(s: f64) -> String {
+    match s {
+        s if s < 7200.0 => format!("{:.0} core-minutes", s / 60.0),
+        s if s < YEAR => format!("{:.0} core-hours", s / 3600.0),
+        s if s < 1e4 * YEAR => format!("{:.0} core-years", s / YEAR),
+        s => format!("{:.1e} core-years", s / YEAR),
+    }
+}

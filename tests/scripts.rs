@@ -1,0 +1,39 @@
+//! The scripts a cluster or a shell runs take their arguments as data: a value that bash
+//! arithmetic would evaluate, or read as another number, is refused before it can.
+
+mod common;
+
+use std::process::Command;
+
+/// Round 4, 9: `N` or `K` written as bash arithmetic with a command inside (`I[$(touch
+/// PWNED)]+5`) runs nothing, and a `K` that is not a number (`k8`) is refused (it made every
+/// array task say "nothing to do" and exit 0).
+#[test]
+fn scripts_refuse_arguments_that_are_not_plain_numbers() {
+    let dir = common::tmpdir("scripts", "args");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases: [(&str, &[&str]); 4] = [
+        ("slurm-array.sh", &["17", "I[$(touch PWNED)]+5"]),
+        ("slurm-array.sh", &["N[$(touch PWNED)]+1", "8"]),
+        ("slurm-array.sh", &["17", "k8"]),
+        ("parallel-shards.sh", &["N[$(touch PWNED)]+2", "4", "1"]),
+    ];
+    for (script, args) in cases {
+        let out = Command::new("bash")
+            .arg(format!("{root}/scripts/{script}"))
+            .args(args)
+            .current_dir(&dir)
+            .env("SLURM_ARRAY_TASK_ID", "0")
+            .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{script} {args:?}: {out:?}");
+        assert!(
+            !dir.join("PWNED").exists(),
+            "{script} {args:?} ran the command"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("number"), "{script} {args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
