@@ -299,3 +299,39 @@ fn a_quadrant_file_is_audited_in_another_build_and_by_slices() {
     assert_eq!(r["audits"][0]["nodes_compared"], false);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A slice drawn twice would check the same solutions twice: the slices of one task, of a
+/// file or of a plan, are distinct (at N = 14 a task has few, and a draw repeats often).
+#[test]
+fn an_audit_never_counts_the_same_slice_twice() {
+    let distinct = |args: &[&str]| {
+        let (code, out, err) = run(args, &[]);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        let r: Value = serde_json::from_str(&out).unwrap();
+        let slices: Vec<String> = r["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["slice"].to_string())
+            .collect();
+        let mut unique = slices.clone();
+        unique.sort();
+        unique.dedup();
+        assert!(slices.len() >= 8, "{args:?}: {r}");
+        assert_eq!(unique.len(), slices.len(), "{args:?}: {slices:?}");
+    };
+    for seed in ["1", "7"] {
+        distinct(&[
+            "audit",
+            "docs/examples/q14/s0.json",
+            "--json",
+            "--slices",
+            "12",
+            "--seed",
+            seed,
+        ]);
+        distinct(&[
+            "audit", "--plan", "12", "--tasks", "2", "--slices", "8", "--json", "--seed", seed,
+        ]);
+    }
+}

@@ -96,9 +96,10 @@ pub(super) fn recount_quadrants(
     Ok((got, audit))
 }
 
-/// `per_task` slices of each of the tasks `ids` of file `f` (drawn with `mix`); as many of other
-/// tasks of the file with solutions, drawn at random, for a task that has no slice (one whose
-/// row sets symmetry drops, or with no solution).
+/// `per_task` distinct slices of each of the tasks `ids` of file `f` (drawn with `mix`; fewer
+/// where a task has fewer); as many of other tasks of the file with solutions, drawn at
+/// random, for a task that has no slice (one whose row sets symmetry drops, or with no
+/// solution).
 fn draw_slices(
     q: &Quadrants,
     f: &Recorded,
@@ -120,11 +121,13 @@ fn draw_slices(
                 break;
             }
             match slice::draw(q, from, &mut || mix.next()) {
+                // A slice drawn twice would check the same solutions twice: another instead.
+                Some(s) if out.contains(&s) => {}
                 Some(s) => {
                     out.push(s);
                     got += 1;
                 }
-                _ if with_solutions.is_empty() => break,
+                None if with_solutions.is_empty() => break,
                 _ => from = with_solutions[(mix.next() % with_solutions.len() as u64) as usize],
             }
         }
@@ -171,12 +174,20 @@ pub fn slices_of_plan(
     while out.len() < tasks * slices && tries < 64 * tasks.max(1) {
         tries += 1;
         let task = (mix.next() % rows as u64) as u32;
-        for _ in 0..slices {
-            match slice::draw(&q, task, &mut || mix.next()) {
-                Some(s) => out.push(check_slice(&q, &name, s)?),
-                // A task that symmetry empties, or a row set without a placement: another.
-                _ => break,
+        let mut drawn: Vec<Slice> = Vec::new();
+        for _ in 0..4 * slices {
+            if drawn.len() == slices {
+                break;
             }
+            match slice::draw(&q, task, &mut || mix.next()) {
+                Some(s) if drawn.contains(&s) => {}
+                Some(s) => drawn.push(s),
+                // A task that symmetry empties, or a row set without a placement: another.
+                None => break,
+            }
+        }
+        for s in drawn {
+            out.push(check_slice(&q, &name, s)?);
         }
     }
     Ok(out)
