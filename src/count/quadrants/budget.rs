@@ -101,8 +101,12 @@ impl Sizes<'_> {
                 n,
                 fixed + workers * MIN_PIECE_BYTES,
                 &format!(
-                    "the table, and {threads} workers' quarters with half-boards in pieces \
-                     of {}",
+                    "the table, and {} quarters with half-boards in pieces of {}",
+                    if threads == 1 {
+                        "one worker's".to_string()
+                    } else {
+                        format!("{threads} workers'")
+                    },
                     memory::show(MIN_PIECE_BYTES)
                 ),
                 limit,
