@@ -321,7 +321,8 @@ fn the_quadrant_build_can_be_capped_and_a_wrong_name_is_refused() {
 /// by a rough scale) is refused at once, from arithmetic, before any plan is built (`count 47
 /// --shard 0/2` took 37 s and 1 GB to refuse; `estimate 40` warned, then counted); `--force`
 /// asks for it anyway. A run of the quadrant method whose file could not be read back is
-/// refused from its plan's task count alone (`count 28 --shard 0/1` took 10 s and 2 GB).
+/// refused from its plan's task count alone (`count 28 --shard 0/1` took 10 s and 2 GB). A
+/// board the method does not count is refused for that, before its cost.
 #[test]
 fn what_cannot_finish_is_refused_at_once_from_arithmetic() {
     for (args, says) in [
@@ -340,11 +341,26 @@ fn what_cannot_finish_is_refused_at_once_from_arithmetic() {
             &["count", "28", "--shard", "0/1", "-t", "2"],
             "at least 249 shards",
         ),
+        (
+            &["count", "29", "-a", "quadrants", "--force"],
+            "counts boards from 4 to 28",
+        ),
     ] {
-        let start = std::time::Instant::now();
         assert_refused(nqueens().args(args), says);
-        // Not a timing check: a refusal that built the plan took tens of seconds.
-        assert!(start.elapsed().as_secs() < 60, "{args:?}");
+        // Refused before anything is built: within 256 MiB of address space, where building
+        // these plans took 1 to 2 GB (and the process aborted on the failed allocation).
+        let capped = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"ulimit -v 262144 && exec "$0" "$@""#)
+            .arg(env!("CARGO_BIN_EXE_nqueens"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(capped.status.code(), Some(2), "{args:?}: {capped:?}");
+        assert!(
+            String::from_utf8_lossy(&capped.stderr).contains(says),
+            "{args:?}: {capped:?}"
+        );
     }
     assert_refused(nqueens().args(["count", "40"]), "--force");
 }

@@ -48,7 +48,7 @@ pub struct BenchArgs {
     /// The kernel (default: the default kernel of `count`).
     #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
-    /// Write JSON (schema in the README).
+    /// Write JSON (its fields in docs/guide/bench.md).
     #[arg(long, group = "format")]
     pub json: bool,
     /// Write CSV, one row per thread count.

@@ -35,6 +35,10 @@ pub fn before_counting(
     threads: usize,
     force: bool,
 ) -> Result<Option<String>, Error> {
+    // A board the method does not count is refused for that, not for its cost.
+    if algorithm == Algorithm::Quadrants {
+        nqueens::internals::quadrants::applies(n).map_err(Error::Usage)?;
+    }
     if placed {
         return Ok(None);
     }
@@ -69,7 +73,7 @@ pub fn before_counting(
     if wall > LIFETIME_SECONDS && !force {
         return Err(Error::Usage(format!(
             "{cost}, more than a lifetime: nothing is counted. Count it in shards on many \
-             machines (README: distributed runs), or ask for it anyway with --force"
+             machines (docs/guide/distributed.md), or ask for it anyway with --force"
         )));
     }
     Ok((core > QUIET_CORE_SECONDS).then(|| {
