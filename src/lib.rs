@@ -14,7 +14,7 @@
 //! the solutions up to rotation and reflection, [`Totals::unique`]), sums in `u128` and checks
 //! the result against the known OEIS values (A000170, A002562): a count that disagrees is an
 //! [`Error::Mismatch`], never a result. [`Options`] chooses the algorithm, threads, kernel,
-//! placed queens, a cancel flag and a progress callback.
+//! placed queens, the memory limit, a cancel flag and a progress callback.
 //!
 //! Solutions: [`first_solution`] (the first in backtracking order), [`Solutions`] (all of
 //! them, lazily, in lexicographic order), [`unique`] (one per symmetry class), [`construct`]
@@ -32,8 +32,18 @@
 //! - [`solve`]: first solution, enumeration, construction, completion, trace and tree.
 //!
 //! The `cli` feature (on by default) builds the `nqueens` command; without it
-//! (`default-features = false`) the library needs only rayon, serde, serde_json, thiserror and
-//! num_cpus.
+//! (`default-features = false`) the library needs only rayon, serde, serde_json, sha2,
+//! thiserror, num_cpus and, on Unix, libc.
+
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+/// The guide's library example (docs/guide/reference.md), compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide/reference.md")]
+pub struct ReferenceDoctests;
 
 pub mod board;
 mod count;

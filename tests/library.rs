@@ -1,13 +1,13 @@
-//! The README's "Use it as a library" example, as written there, checked.
+//! A library user's first steps (the example of docs/guide/reference.md, with what it prints).
 
 use nqueens::{Algorithm, Options};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// The README example (its `main`), returning what it prints.
-fn readme_example() -> Result<Vec<String>, nqueens::Error> {
+/// The example (its `main`), returning what it prints.
+fn library_example() -> Result<Vec<String>, nqueens::Error> {
     let mut out = Vec::new();
-    // --- README example starts ---
+    // --- example starts ---
     let totals = nqueens::count(10, &Options::default())?;
     assert_eq!(totals.total, 724);
     out.push(format!(
@@ -25,13 +25,13 @@ fn readme_example() -> Result<Vec<String>, nqueens::Error> {
     out.push(format!("first solution of 8: {first:?}"));
     let all: Vec<Vec<usize>> = nqueens::Solutions::new(6)?.collect();
     out.push(format!("6×6: {all:?}"));
-    // --- README example ends ---
+    // --- example ends ---
     Ok(out)
 }
 
 #[test]
-fn the_readme_example_prints_what_the_readme_says() {
-    let lines = readme_example().unwrap();
+fn the_library_example_prints_what_the_guide_says() {
+    let lines = library_example().unwrap();
     assert_eq!(
         lines,
         [

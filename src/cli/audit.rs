@@ -157,13 +157,21 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
             (None, Some(s)) => format!("{} task {}, a slice", s.file, s.slice.task),
             (None, None) => unreachable!("something differs"),
         };
+        let of_slices = if report.slices.is_empty() {
+            String::new()
+        } else {
+            format!(" and {slices} of {} slices", report.slices.len())
+        };
         return Err(Error::Differs(format!(
-            "{} of {} recounted tasks and {slices} of {} slices differ (first: {first}): \
-             those results are wrong or forged, or the method is wrong where the slice falls; \
-             count them again",
+            "{} of {} recounted tasks{of_slices} differ (first: {first}): those results are \
+             wrong or forged{}; count them again",
             report.differences.len(),
             report.recounted,
-            report.slices.len(),
+            if slices > 0 {
+                ", or the method is wrong where a slice falls"
+            } else {
+                ""
+            },
         ))
         .into());
     }
