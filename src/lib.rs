@@ -10,7 +10,7 @@
 //! # Ok::<(), nqueens::Error>(())
 //! ```
 //!
-//! [`count`] counts every solution in parallel (and, with the default `symmetric` algorithm,
+//! [`count`](fn@count) counts every solution in parallel (and, with the default `symmetric` algorithm,
 //! the solutions up to rotation and reflection, [`Totals::unique`]), sums in `u128` and checks
 //! the result against the known OEIS values (A000170, A002562): a count that disagrees is an
 //! [`Error::Mismatch`], never a result. [`Options`] chooses the algorithm, threads, kernel,
@@ -70,7 +70,7 @@ pub use solve::enumerate::{first_solution, unique, Solutions};
 
 /// The building blocks below the API, for the command line, benchmarks and tests: plans,
 /// tasks, tallies, the engine and its task counters, the kernels. They may change between
-/// versions; [`count`] and [`longrun::run`] are the stable ways in.
+/// versions; [`count`](fn@count) and [`longrun::run`] are the stable ways in.
 pub mod internals {
     pub use crate::board::spec::Spec;
     pub use crate::count::arch::{self, Build};

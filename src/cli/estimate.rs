@@ -158,24 +158,24 @@ fn text(e: &Estimate) -> String {
     for w in &e.warnings {
         line(&mut s, "WARNING", w.clone());
     }
-    line(
-        &mut s,
-        "shards",
-        if e.shards == e.least_shards && e.least_shards > 1 {
-            format!(
-                "K = {} (the fewest count accepts for this plan: files within what merge reads, \
-                 records within --max-memory): nqueens count {} --shard I/{} -t 1",
-                e.shards, e.n, e.shards
-            )
-        } else {
-            format!(
-                "K = {} for shards of about {} min on one thread: nqueens count {} --shard \
-                 I/{} -t 1",
-                e.shards, e.shard_minutes, e.n, e.shards
-            )
-        },
-    );
+    line(&mut s, "shards", shards(e));
     s
+}
+
+/// The shards line: the K to count with, and why that K.
+fn shards(e: &Estimate) -> String {
+    if e.shards == e.least_shards && e.least_shards > 1 {
+        format!(
+            "K = {} (the fewest count accepts for this plan: files within what merge reads, \
+             records within --max-memory): nqueens count {} --shard I/{} -t 1",
+            e.shards, e.n, e.shards
+        )
+    } else {
+        format!(
+            "K = {} for shards of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
+            e.shards, e.shard_minutes, e.n, e.shards
+        )
+    }
 }
 
 /// The memory line: what a worker needs (the peak of this sample, which ran the plan's tasks

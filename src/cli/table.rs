@@ -77,6 +77,26 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+/// One row of the table, as text (`N VALUE ok|MISMATCH KNOWN|new`) or a JSON line.
+fn row(seq: Sequence, n: u32, value: u128, json: bool) -> anyhow::Result<String> {
+    let known = seq.known(n);
+    if json {
+        let line = Line {
+            n,
+            sequence: seq.id(),
+            value,
+            known,
+            matches_known: known.map(|k| k == value),
+        };
+        return Ok(serde_json::to_string(&line)? + "\n");
+    }
+    Ok(match known {
+        Some(k) if k == value => format!("{n} {value} ok\n"),
+        Some(k) => format!("{n} {value} MISMATCH {k}\n"),
+        None => format!("{n} {value} new\n"),
+    })
+}
+
 pub fn run(a: TableArgs) -> anyhow::Result<()> {
     let seq = if a.unique {
         Sequence::A002562
@@ -121,24 +141,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         } else {
             t.total
         };
-        let known = seq.known(n);
-        let line = Line {
-            n,
-            sequence: seq.id(),
-            value,
-            known,
-            matches_known: known.map(|k| k == value),
-        };
-        let text = if a.json {
-            serde_json::to_string(&line)? + "\n"
-        } else {
-            match known {
-                Some(k) if k == value => format!("{n} {value} ok\n"),
-                Some(k) => format!("{n} {value} MISMATCH {k}\n"),
-                None => format!("{n} {value} new\n"),
-            }
-        };
-        print(&text)?;
+        print(&row(seq, n, value, a.json)?)?;
         values.push((n, value));
         if first_mismatch.is_none() {
             first_mismatch = compare(seq, n, value).err();

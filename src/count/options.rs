@@ -37,7 +37,7 @@ pub struct Options {
     /// The most memory the count may use, in bytes (the quadrant method's tables and
     /// half-boards; backtracking needs almost none); `None`: half of the available memory.
     pub max_memory: Option<u64>,
-    /// Raise it to stop the count: `count` then returns [`Error::Cancelled`].
+    /// Raise it to stop the count: `count` then returns [`crate::Error::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second with where the count stands, and once at the end.
     pub progress: Option<ProgressFn>,

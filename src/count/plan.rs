@@ -11,7 +11,7 @@
 //!   representative per symmetry class, as described below; then
 //!   `D - 1` further free rows expanded.
 //!
-//! The symmetric constellations (N >= 4; smaller boards are one [`TaskKind::Tiny`](super::task::TaskKind::Tiny) task):
+//! The symmetric constellations (N >= 4; smaller boards are one [`super::task::TaskKind::Tiny`] task):
 //! - **corner**: queens at (0,0) and (1,b) with `2 <= b <= N-2`; column 1 is barred in rows
 //!   `2..=b`, so the column-1 queen stands below row b (of a solution and its transpose only
 //!   this one qualifies). Such a solution has no symmetry: a class of 8. These tasks are few

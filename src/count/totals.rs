@@ -86,7 +86,7 @@ impl Totals {
     }
 
     /// Compares the counts with the known OEIS values (only a full count has them): a
-    /// disagreement is [`Error::Mismatch`].
+    /// disagreement is [`crate::Error::Mismatch`].
     pub fn cross_check(&self) -> Result<()> {
         if !self.placed.is_empty() {
             return Ok(());

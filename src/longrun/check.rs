@@ -1,11 +1,11 @@
 //! The checks every reader of a run's files makes, merge, status and audit alike: what one
 //! file shows by itself (its seal, its sums against its classes, its fields in range:
-//! [`super::merge::parse`], [`super::checkpoint::Checkpoint::parse`]) and what it must agree
+//! [`super::result::parse`], [`super::checkpoint::Checkpoint::parse`]) and what it must agree
 //! with in its plan ([`Against`]): the plan itself (every field of its id), its shard's task
 //! ids (the plan's assignment), and its sums against its tasks.
 
 use super::checkpoint::Checkpoint;
-use super::merge::ShardResult;
+use super::result::ShardResult;
 use super::shard::{Assignment, Shard};
 use crate::count::job::Identity;
 use crate::count::options::Options;

@@ -22,9 +22,9 @@
 
 use super::files;
 use super::provenance::CountedBy;
+pub use super::record::Done;
 use super::shard::Shard;
 use crate::count::plan_id::PlanId;
-use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -36,15 +36,6 @@ pub const VERSION: u32 = 3;
 
 /// The oldest version read (2: no `counted_by`).
 pub const OLDEST_VERSION: u32 = 2;
-
-/// One finished task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Done {
-    /// The task's id in the plan.
-    pub id: u32,
-    /// What it counted.
-    pub counts: Tally,
-}
 
 /// A checkpoint file's contents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,6 +205,7 @@ pub fn counted_by_invalid(list: &[CountedBy], tasks: usize) -> Option<String> {
 mod tests {
     use super::*;
     use crate::internals::Plan;
+    use crate::count::tally::Tally;
     use crate::Algorithm;
 
     #[test]

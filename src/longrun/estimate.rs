@@ -16,7 +16,9 @@
 //! then again as among its neighbours in a whole count; both are projected.
 
 use super::projection::{project, project_ratio, Projected};
-use crate::count::engine::{Counter, Work};
+use super::sample::{process_seconds, sample, sampled_share, total_work, Until};
+pub use super::sample::{Sampled, MAX_DRAWS, MIN_SAMPLED};
+use crate::count::engine::Work;
 use crate::count::memory;
 use crate::count::oeis::Sequence;
 use crate::count::plan::MAX_PLAN_TASKS;
@@ -25,9 +27,7 @@ use crate::count::{Job, Options};
 use crate::error::{Error, Result};
 use crate::limits::LIFETIME_SECONDS;
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What an estimate is asked.
 #[derive(Debug, Clone, Copy)]
@@ -49,26 +49,6 @@ pub struct Ask {
     /// Go on even when the fewest draws cannot finish in a lifetime (by default they are
     /// refused, before anything is built).
     pub force: bool,
-}
-
-/// The fewest tasks counted, whatever the budget (two give an interval).
-pub const MIN_SAMPLED: usize = 2;
-
-/// One sampled task and what counting it cost.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Sampled {
-    /// The task id.
-    pub task: u32,
-    /// Its work estimate (the plan's, as shards are balanced by).
-    pub estimate: u64,
-    /// CPU seconds its count took on its thread, as in a whole count (after a task of the
-    /// same neighbourhood, when the method keeps work from one task for the next).
-    pub seconds: f64,
-    /// CPU seconds its count took alone, as a shard's scattered tasks are counted (only for a
-    /// method that keeps work from task to task; else the same as `seconds`).
-    pub alone_seconds: f64,
-    /// Its solutions.
-    pub solutions: u128,
 }
 
 /// What an estimate found.
@@ -128,173 +108,6 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The tasks counted, in the order they were drawn.
     pub sampled: Vec<Sampled>,
-}
-
-/// SplitMix64: the sample's draws, the `i`-th a function of the seed and `i` alone (so the
-/// draws do not depend on which thread takes them).
-fn draw(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// The task of the `i`-th draw: drawn with probability proportional to its estimate, from
-/// the estimates' running sums `cumulative` (the last is the total, above 0).
-fn pick(cumulative: &[u128], seed: u64, i: u64) -> u32 {
-    let total = *cumulative.last().expect("a plan has tasks");
-    let wide = (draw(seed, 2 * i) as u128) << 64 | draw(seed, 2 * i + 1) as u128;
-    let at = wide % total;
-    cumulative.partition_point(|&c| c <= at) as u32
-}
-
-/// How the sample's tasks are drawn: in proportion to their estimates (from their running
-/// sums), or, in a striped plan, whose tasks are estimated alike, uniformly among `tasks`.
-enum Urn {
-    Weighted(Vec<u128>),
-    Uniform(u64),
-}
-
-impl Urn {
-    fn new(work: &Work) -> Urn {
-        match work {
-            Work::Estimated(est) => Urn::Weighted(
-                est.iter()
-                    .scan(0u128, |sum, &e| {
-                        *sum += e as u128;
-                        Some(*sum)
-                    })
-                    .collect(),
-            ),
-            Work::Striped { tasks, .. } => Urn::Uniform(*tasks as u64),
-        }
-    }
-
-    /// The task of the `i`-th draw.
-    fn pick(&self, seed: u64, i: u64) -> u32 {
-        match self {
-            Urn::Weighted(cumulative) => pick(cumulative, seed, i),
-            Urn::Uniform(tasks) => (draw(seed, 2 * i) % tasks) as u32,
-        }
-    }
-}
-
-/// The CPU time this thread has used (wall time where the system does not say).
-fn thread_seconds(start: Instant) -> f64 {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec for the call to fill.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
-    }
-    start.elapsed().as_secs_f64()
-}
-
-/// The CPU time this process has used, user and system (wall time where unknown).
-fn process_seconds(start: Instant) -> f64 {
-    #[cfg(unix)]
-    {
-        // SAFETY: all-zero is a valid rusage for the call to fill.
-        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `u` is a valid rusage.
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
-            let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-            return s(u.ru_utime) + s(u.ru_stime);
-        }
-    }
-    start.elapsed().as_secs_f64()
-}
-
-/// The most draws of one estimate: more would only repeat the plan's tasks (a plan that small
-/// is quicker counted), and the report lists every draw.
-pub const MAX_DRAWS: usize = 100_000;
-
-/// When a sample ends: after `draws` draws, or (without) when `budget` has passed and at
-/// least [`MIN_SAMPLED`] were drawn, and never past [`MAX_DRAWS`] or the plan's task count.
-#[derive(Debug, Clone, Copy)]
-struct Until {
-    budget: Duration,
-    draws: Option<usize>,
-    most: usize,
-}
-
-impl Until {
-    fn done(&self, i: usize, start: Instant) -> bool {
-        match self.draws {
-            Some(k) => i >= k.min(MAX_DRAWS),
-            None => i >= self.most || (i >= MIN_SAMPLED && start.elapsed() >= self.budget),
-        }
-    }
-}
-
-/// Counts drawn tasks of `counter` on `threads` threads until `until` says, each timed on
-/// its thread; in the order drawn.
-fn sample(
-    counter: &dyn Counter,
-    work: &Work,
-    threads: usize,
-    until: Until,
-    seed: u64,
-) -> Vec<Sampled> {
-    let urn = Urn::new(work);
-    let start = Instant::now();
-    let warms = counter.warms();
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if until.done(i, start) {
-                    break;
-                }
-                let task = urn.pick(seed, i as u64);
-                let timed = || {
-                    let before = thread_seconds(start);
-                    let tally = counter.count(&[task])[0];
-                    (tally, thread_seconds(start) - before)
-                };
-                let (tally, alone_seconds) = timed();
-                // Again, warm: what it costs among its neighbours.
-                let seconds = if warms { timed().1 } else { alone_seconds };
-                let sampled = Sampled {
-                    task,
-                    estimate: work.at(task),
-                    seconds,
-                    alone_seconds,
-                    solutions: tally.total,
-                };
-                out.lock()
-                    .expect("no thread panics holding it")
-                    .push((i, sampled));
-            });
-        }
-    });
-    let mut v = out.into_inner().expect("no thread panicked");
-    v.sort_by_key(|&(i, _)| i);
-    v.into_iter().map(|(_, s)| s).collect()
-}
-
-/// The share of the plan's estimated work (`total` of `work`) the distinct sampled tasks make.
-fn sampled_share(sampled: &[Sampled], work: &Work, total: u128) -> f64 {
-    let mut distinct: Vec<u32> = sampled.iter().map(|s| s.task).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let done: f64 = distinct.iter().map(|&t| work.at(t) as f64).sum();
-    done / total as f64
-}
-
-/// The plan's total estimated work (a striped plan's tasks count 1 each).
-fn total_work(work: &Work) -> u128 {
-    match work {
-        Work::Estimated(est) => est.iter().map(|&e| e as u128).sum(),
-        Work::Striped { tasks, .. } => *tasks as u128,
-    }
 }
 
 /// Past this many seconds of sampling, a plan's large tasks are worth a warning.
@@ -377,9 +190,8 @@ fn beyond_a_lifetime(n: u32, opts: &Options, ask: Ask) -> Result<()> {
 /// as `ask` says.
 pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     if !(ask.seconds > 0.0 && ask.shard_minutes > 0.0) || ask.tasks == Some(0) {
-        return Err(Error::Usage(
-            "an estimate needs a time budget, a number of tasks and a shard length above 0".into(),
-        ));
+        let what = "an estimate needs a time budget, a number of tasks and a shard length above 0";
+        return Err(Error::Usage(what.into()));
     }
     if !ask.force {
         beyond_a_lifetime(n, opts, ask)?;
@@ -394,21 +206,8 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     if total == 0 {
         return Err(Error::Usage(format!("N = {n} has no work to estimate")));
     }
-    if let Some((m, wall)) = slow_sample(n, &job, &work, total, ask) {
-        if wall > LIFETIME_SECONDS && !ask.force {
-            return Err(Error::Usage(format!(
-                "{m}: more than a lifetime; nothing is counted (ask for it anyway with `force`)"
-            )));
-        }
-        if let Some(warn) = ask.warn {
-            warn(&m);
-        }
-    }
-    let until = Until {
-        budget: Duration::from_secs_f64(ask.seconds.min(1e9)),
-        draws: ask.tasks,
-        most: work.tasks().clamp(MIN_SAMPLED, MAX_DRAWS),
-    };
+    warn_of_a_slow_sample(n, &job, &work, total, ask)?;
+    let until = Until::asked(ask.seconds, ask.tasks, work.tasks());
     let began = Instant::now();
     let sampled = sample(counter.as_ref(), &work, job.threads(), until, ask.seed);
     let sample_seconds = began.elapsed().as_secs_f64();
@@ -419,12 +218,9 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     let core_seconds_in_shards = project(total as f64, &ratio(|s| s.alone_seconds));
     let solutions = project(total as f64, &ratio(|s| s.solutions as f64));
     let (times, counts) = (ratio(|s| s.seconds), ratio(|s| s.solutions as f64));
-    let found: u128 = sampled.iter().map(|s| s.solutions).sum();
-    let seconds_per_solution =
-        (found > 0).then(|| sampled.iter().map(|s| s.seconds).sum::<f64>() / found as f64);
+    let seconds_per_solution = seconds_per_solution(&sampled);
     let a_n = crate::count::oeis::a000170_estimate(n);
     let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
-    let share = sampled_share(&sampled, &work, total);
     let with_solutions = sampled.iter().filter(|s| s.solutions > 0).count();
     let warnings = sample_warnings(n, with_solutions, sampled.len());
     // The figure to trust (see the fields), or the rough one where the sample found nothing.
@@ -433,14 +229,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         None if n > TABLE_MAX_N => job.id().algorithm.rough_core_seconds(n),
         _ => core_seconds_in_shards.value,
     };
-    // Each shard pays the set-up once: shards of `shard_minutes` hold that much less work.
-    let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
-    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-    let least = super::least_shards(job.tasks(), job.least_memory().unwrap_or(0), limit);
-    let shards = (whole / per_shard)
-        .ceil()
-        .max(least as f64)
-        .clamp(1.0, super::shard::MAX_SHARDS as f64);
+    let (shards, least_shards) = shards_to_advise(opts, &job, whole, setup_seconds, ask);
     Ok(Estimate {
         n,
         algorithm: job.id().algorithm.to_string(),
@@ -450,7 +239,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         threads: job.threads(),
         setup_seconds,
         sample_seconds,
-        sampled_share: share,
+        sampled_share: sampled_share(&sampled, &work, total),
         core_seconds,
         core_seconds_in_shards,
         solutions,
@@ -460,11 +249,52 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
         memory_estimate_bytes: job.memory_estimate(),
         peak_memory_bytes: memory::peak(),
         shard_minutes: ask.shard_minutes,
-        shards: shards as u64,
-        least_shards: least,
+        shards,
+        least_shards,
         warnings,
         sampled,
     })
+}
+
+/// The sample's CPU seconds over its solutions, if it found any.
+fn seconds_per_solution(sampled: &[Sampled]) -> Option<f64> {
+    let found: u128 = sampled.iter().map(|s| s.solutions).sum();
+    (found > 0).then(|| sampled.iter().map(|s| s.seconds).sum::<f64>() / found as f64)
+}
+
+/// Warns (through `ask.warn`) when even the smallest sample would take long, and refuses
+/// one that would not finish in a lifetime unless `ask.force`.
+fn warn_of_a_slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Result<()> {
+    if let Some((m, wall)) = slow_sample(n, job, work, total, ask) {
+        if wall > LIFETIME_SECONDS && !ask.force {
+            return Err(Error::Usage(format!(
+                "{m}: more than a lifetime; nothing is counted (ask for it anyway with `force`)"
+            )));
+        }
+        if let Some(warn) = ask.warn {
+            warn(&m);
+        }
+    }
+    Ok(())
+}
+
+/// The shards to advise for `whole` core-seconds of work, and the least that memory allows:
+/// each shard pays the set-up once, so shards of `shard_minutes` hold that much less work.
+fn shards_to_advise(
+    opts: &Options,
+    job: &Job,
+    whole: f64,
+    setup_seconds: f64,
+    ask: Ask,
+) -> (u64, u64) {
+    let per_shard = (ask.shard_minutes * 60.0 - setup_seconds).max(ask.shard_minutes * 6.0);
+    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+    let least = super::least_shards(job.tasks(), job.least_memory().unwrap_or(0), limit);
+    let shards = (whole / per_shard)
+        .ceil()
+        .max(least as f64)
+        .clamp(1.0, super::shard::MAX_SHARDS as f64);
+    (shards as u64, least)
 }
 
 /// What a sample of `drawn` tasks, `with_solutions` of them with solutions, cannot support.
@@ -492,21 +322,6 @@ const MIN_WITH_SOLUTIONS: usize = 10;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn draws_follow_the_estimates() {
-        // Task 1 has 3/4 of the work: about 3/4 of the draws.
-        let cumulative = [1u128, 4, 4, 4];
-        let picks: Vec<u32> = (0..4000).map(|i| pick(&cumulative, 9, i)).collect();
-        let ones = picks.iter().filter(|&&t| t == 1).count();
-        assert!((2800..3200).contains(&ones), "{ones}");
-        // Tasks with no work are never drawn; the same seed draws the same.
-        assert!(picks.iter().all(|&t| t < 2));
-        assert_eq!(
-            picks[..50],
-            (0..50).map(|i| pick(&cumulative, 9, i)).collect::<Vec<_>>()
-        );
-    }
 
     /// Whether the fewest draws of the `algorithm` plan of `n` (one thread, `seconds` asked)
     /// are warned of.

@@ -15,6 +15,9 @@ pub mod files;
 pub mod merge;
 pub mod projection;
 pub mod provenance;
+pub mod record;
+pub mod result;
+mod sample;
 pub mod shard;
 pub mod status;
 

@@ -7,7 +7,7 @@
 //! identified by a SHA-256 digest of their canonical text ([`digest`]), the same whatever
 //! order the files are given in: anyone can merge the published files again and compare.
 
-use super::checkpoint::Done;
+use super::record::Done;
 use crate::count::arch::{cpu, Build, BUILD_NAMES};
 use crate::count::plan_id::PlanId;
 use serde::{Deserialize, Serialize};

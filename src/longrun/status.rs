@@ -153,18 +153,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
 /// checkpoint is skipped.
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
-    let mut found: Vec<(String, RunFile)> = Vec::new();
-    for f in files {
-        // A file that cannot be read is a file of the run that fails (exit 2), never "not
-        // yet" (exit 1): a script waiting for 0 would wait for ever.
-        let read = RunFile::read(f).map_err(|e| match e {
-            Error::Io { .. } => Error::Input(e.to_string()),
-            e => e,
-        });
-        if let Some(r) = read? {
-            found.push((f.display().to_string(), r));
-        }
-    }
+    let found = read_run_files(files)?;
     let (plan, k) = the_run(&found)?;
     let first = found
         .iter()
@@ -224,6 +213,23 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
         &shard_work,
         all_work,
     )
+}
+
+/// The shards and checkpoints among `files`, each with its name; what is neither is left out.
+fn read_run_files(files: &[PathBuf]) -> Result<Vec<(String, RunFile)>> {
+    let mut found = Vec::new();
+    for f in files {
+        // A file that cannot be read is a file of the run that fails (exit 2), never "not
+        // yet" (exit 1): a script waiting for 0 would wait for ever.
+        let read = RunFile::read(f).map_err(|e| match e {
+            Error::Io { .. } => Error::Input(e.to_string()),
+            e => e,
+        });
+        if let Some(r) = read? {
+            found.push((f.display().to_string(), r));
+        }
+    }
+    Ok(found)
 }
 
 /// The run the files are of: the (plan, K) most of them belong to.

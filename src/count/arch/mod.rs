@@ -12,7 +12,7 @@
 //! and matcher), runs in any build through [`Build::run`], which calls a [`PerBuild`] work
 //! inside a function compiled for the build's features. The backtracking kernels, whose
 //! builds are written apart, take their build's token instead. Either way the tests run every
-//! build on the same inputs ([`testing::each_build`]).
+//! build on the same inputs (`testing::each_build`).
 //!
 //! The files, from the bottom: `simd.rs` (the [`Simd`] and [`PerBuild`] traits and what their
 //! primitives read), `portable.rs` (the build for any CPU), `cpu.rs` (the features, asked

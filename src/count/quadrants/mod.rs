@@ -30,7 +30,7 @@
 //! side's half-boards), [`matcher`] (counting disjoint pairs, with its sieve and carry-save
 //! counters), [`rowset`] (counting one row set), [`budget`] (memory and work estimates),
 //! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]), and
-//! [`recount`] (the same tasks by backtracking, for audits), [`slice`] (small exact parts of
+//! [`recount`] (the same tasks by backtracking, for audits), [`slice`](mod@slice) (small exact parts of
 //! a task, counted both ways, for audits that scale). Vector code is reached through
 //! [`crate::count::arch`]. This file only declares them.
 
@@ -44,6 +44,7 @@ mod halves;
 mod join;
 mod matcher;
 mod memo;
+mod pairs;
 mod plan;
 mod quarter;
 mod recount;

@@ -61,7 +61,7 @@ pub(super) fn west_weights(even: bool, open: u32) -> [u128; 3] {
 }
 
 /// The most tasks a plan of a board up to N = 21 has (checkpoints and shards of small boards
-/// stay small); larger boards get smaller tasks ([`per_task`]).
+/// stay small); larger boards get smaller tasks (`Layout::per_task`).
 const SMALL_BOARD_TASKS: u64 = 32_768;
 
 /// The most tasks of any plan (their estimates take 8 bytes each in every shard's set-up).

@@ -97,7 +97,7 @@ impl Quarter {
     }
 }
 
-/// The bytes [`Quarter::new`] holds for an `h`×`h` quarter, from the number of placements
+/// The bytes `Quarter::new` holds for an `h`×`h` quarter, from the number of placements
 /// (counted once; the tests check the small ones against the built tables).
 pub fn bytes_needed(h: u32) -> usize {
     // Placements of 0..h non-attacking queens, at most one per row and column, on h×h.

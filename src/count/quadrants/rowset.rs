@@ -1,13 +1,15 @@
 //! Counting one row set: its east and west half-boards built, one side stored in a [`Sieve`]
-//! and the other matched against it; on an even board the west half-boards are weighted by
-//! their queens on the long diagonals ([`west_weights`]). A row set too large for a worker's
-//! memory is counted in pieces ([`Pieces`]), and a part of one ([`Part`]) against the east
-//! side the worker stores once for all the row set's parts ([`Stored`]).
+//! and the other matched against it ([`super::pairs`]); on an even board the west half-boards
+//! are weighted by their queens on the long diagonals ([`super::plan::west_weights`]). A row
+//! set too large for a worker's memory is counted in pieces ([`Pieces`]), and a part of one
+//! ([`Part`]) against the east side the worker stores once for all the row set's parts
+//! ([`Stored`]).
 
 use super::geometry::Middle;
 use super::halves::{HalfBoards, JoinBuffers, Side};
-use super::matcher::sieve::{cost, count_disjoint, Sieve};
-use super::plan::{west_weights, Layout, Part, RowSet};
+use super::matcher::sieve::Sieve;
+use super::pairs;
+use super::plan::{Layout, Part, RowSet};
 use super::quarter::SliceSet;
 use crate::count::arch::Build;
 
@@ -106,9 +108,9 @@ impl RowSets<'_> {
         let west_left = self.make(west, s, &mut b, run.start, cap);
         let (found, built) = if east_left.is_none() && west_left.is_none() {
             let found = if g.even() {
-                self.match_even(&a[0], &b, r.open)
+                pairs::match_even(self.build, g.key_bits(), &a[0], &b, r.open)
             } else {
-                self.match_odd(&a[0], &b[0])
+                pairs::match_odd(self.build, g.key_bits(), &a[0], &b[0])
             };
             let east_built = if part.index == 0 { a[0].len() } else { 0 };
             (
@@ -126,7 +128,7 @@ impl RowSets<'_> {
     }
 
     /// Row set `r`'s middle configuration as its east side is joined: on an even board the
-    /// east half keeps no queen on a long diagonal ([`west_weights`]), so they are barred there.
+    /// east half keeps no queen on a long diagonal ([`super::plan::west_weights`]), so they are barred there.
     fn east_middle(&self, r: &RowSet) -> Middle {
         let g = self.layout.geometry;
         let mut east = self.layout.middles[r.middle as usize];
@@ -322,13 +324,9 @@ impl RowSets<'_> {
     }
 
     /// The west half-boards `b` (by their queens on a long diagonal) matched against
-    /// `sieve`, weighed by [`west_weights`].
+    /// `sieve`, weighed by [`super::plan::west_weights`].
     fn weighed(&self, sieve: &Sieve, b: &[Vec<u64>; 3], open: u32) -> u128 {
-        let weights = west_weights(self.layout.geometry.even(), open);
-        (0..3)
-            .filter(|&k| weights[k] != 0 && !b[k].is_empty())
-            .map(|k| weights[k] * sieve.count(&b[k]) as u128)
-            .sum()
+        pairs::weighed(sieve, b, self.layout.geometry.even(), open)
     }
 
     /// A row set too large for a worker's memory: its east half-boards built in pieces,
@@ -376,12 +374,10 @@ impl RowSets<'_> {
     /// One piece of east half-boards, from column set `at`, about `target` of them, stored in
     /// a sieve shaped on the first piece of `queries` (an even board's with one queen on a
     /// long diagonal); returns where the next piece starts, and the sieve. Its tables are
-    /// known before they are built ([`table_bytes`]): when they and the keys would pass the
+    /// known before they are built (`Shaped::table_bytes`): when they and the keys would pass the
     /// worker's room ([`Pieces::room`]) beside the queries ([`held`]), the piece is built
     /// again smaller. `target` learns from each piece what a key costs (within a room;
     /// without one it stays: how the tests force small pieces).
-    ///
-    /// [`table_bytes`]: super::matcher::sieve::Shaped::table_bytes
     fn store_piece(
         &self,
         east: Side,
@@ -422,114 +418,6 @@ impl RowSets<'_> {
             *target = (*target).min(keys.saturating_sub(1)).max(1);
             #[cfg(test)]
             REBUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-
-    /// An odd board's (east, west) pairs that make solutions.
-    fn match_odd(&self, east: &[u64], west: &[u64]) -> u128 {
-        // Store the side the sieve's cost model prefers (the larger, once both are large).
-        let (stored, queries) = if cost(west.len(), east.len()) < cost(east.len(), west.len()) {
-            (west, east)
-        } else {
-            (east, west)
-        };
-        let bits = self.layout.geometry.key_bits();
-        count_disjoint(self.build, stored, queries, bits) as u128
-    }
-
-    /// An even board's solutions from its east half-boards and its west ones split by their
-    /// queens on the long diagonals, key bits `h - 1` (anti-diagonal, `r + c = N - 1`) and
-    /// `3h - 2` (main diagonal, `r = c`), weighed by [`west_weights`].
-    ///
-    /// The east side is stored and the west's three groups matched against it, or, when the
-    /// sieve's cost model says so (large west groups), each west group stored and the east
-    /// side matched against each.
-    fn match_even(&self, east: &[u64], west: &[Vec<u64>; 3], open: u32) -> u128 {
-        let weights = west_weights(true, open);
-        let groups = (0..3).filter(|&k| weights[k] != 0 && !west[k].is_empty());
-        let queries: usize = groups.clone().map(|k| west[k].len()).sum();
-        let west_stored: f64 = groups.map(|k| cost(west[k].len(), east.len())).sum();
-        self.match_even_storing(east, west, open, west_stored < cost(east.len(), queries))
-    }
-
-    /// [`RowSets::match_even`] with the west groups stored (`store_west`) or the east side.
-    fn match_even_storing(
-        &self,
-        east: &[u64],
-        west: &[Vec<u64>; 3],
-        open: u32,
-        store_west: bool,
-    ) -> u128 {
-        let weights = west_weights(true, open);
-        let bits = self.layout.geometry.key_bits();
-        let groups: Vec<usize> = (0..3)
-            .filter(|&k| weights[k] != 0 && !west[k].is_empty())
-            .collect();
-        let queries: usize = groups.iter().map(|&k| west[k].len()).sum();
-        if store_west {
-            return groups
-                .iter()
-                .map(|&k| weights[k] * count_disjoint(self.build, &west[k], east, bits) as u128)
-                .sum();
-        }
-        let sieve = Sieve::expecting(self.build, east, &west[1], queries, bits);
-        self.weighed(&sieve, west, open)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::geometry::ColumnSets;
-    use super::*;
-
-    /// Both ways of matching an even board's sides (east stored, or each west group) give the
-    /// weighted count of disjoint pairs, on sides large enough to be split by the sieve, in
-    /// every build.
-    #[test]
-    fn either_side_stored_counts_the_same() {
-        let layout = Layout::new(16);
-        let g = layout.geometry;
-        let column_sets = ColumnSets::new(g.h);
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & (x >> 1) & ((1 << g.key_bits()) - 1)
-        };
-        let east: Vec<u64> = (0..9000).map(|_| next()).collect();
-        let west: [Vec<u64>; 3] = [3000, 12_000, 0].map(|n| (0..n).map(|_| next()).collect());
-        let plain = |v: &[u64]| -> u128 {
-            v.iter()
-                .map(|w| east.iter().filter(|&&e| e & w == 0).count() as u128)
-                .sum()
-        };
-        for build in Build::all() {
-            let rowsets = RowSets {
-                layout: &layout,
-                halves: HalfBoards {
-                    geometry: g,
-                    column_sets: &column_sets,
-                    table: None,
-                    memo: None,
-                },
-                build,
-                pieces: Pieces::default(),
-                plan: 0,
-            };
-            for open in [0, 1, 2] {
-                let want = open as u128 * plain(&west[0]) + 2 * plain(&west[1]);
-                for store_west in [false, true] {
-                    let got = rowsets.match_even_storing(&east, &west, open, store_west);
-                    assert_eq!(
-                        got,
-                        want,
-                        "{}: open {open}, west stored {store_west}",
-                        build.name()
-                    );
-                }
-                assert_eq!(rowsets.match_even(&east, &west, open), want);
-            }
         }
     }
 }

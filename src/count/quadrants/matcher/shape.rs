@@ -16,7 +16,7 @@ pub(super) const MAX_DEPTH: usize = 24;
 
 /// The fewest patterns on either side of a split: so a sieve's leaves hold at least this
 /// many (but for a sieve of one leaf), and its blocks are at most 2 per `BLOCK` patterns
-/// ([`Sieve::blocks_bound`]).
+/// ([`super::sieve::Sieve::blocks_bound`]).
 const MIN_LEAF: usize = BLOCK / 2;
 
 /// The most queries kept as the sample that steers the splits.
@@ -181,7 +181,7 @@ fn best_bit(s: &[u64], sample: &[u64], candidates: u64) -> Option<u32> {
         .map(|(b, _)| b)
 }
 
-/// A sieve shaped ([`Sieve::shape`]): its leaves chosen, their matchers not yet built.
+/// A sieve shaped ([`super::sieve::Sieve::shape`]): its leaves chosen, their matchers not yet built.
 pub struct Shaped {
     pub(super) build: Build,
     /// The patterns' bits.

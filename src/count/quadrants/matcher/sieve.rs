@@ -116,7 +116,7 @@ impl Sieve {
     /// An upper bound, for memory estimates, of the blocks of tables a sieve of `stored`
     /// patterns builds: a leaf of `k` patterns holds `ceil(k / BLOCK)` blocks; a sieve of one
     /// leaf holds `ceil(stored / BLOCK)`, and in a split one every leaf holds at least
-    /// [`MIN_LEAF`] = `BLOCK / 2` patterns, so at most `k / MIN_LEAF` blocks
+    /// `MIN_LEAF` = `BLOCK / 2` patterns, so at most `k / MIN_LEAF` blocks
     /// (`ceil(x) <= 2x` for `x >= 1/2`), `stored / MIN_LEAF` in all.
     pub fn blocks_bound(stored: usize) -> usize {
         2 * stored.div_ceil(BLOCK)

@@ -1,0 +1,197 @@
+//! The shard result file: what `count --shard I/K` writes ([`ShardResult`]), and how one file
+//! is read and checked on its own (its format and version, its seal, its shard index, its
+//! sums against its tasks and their class counts, the fields that are not counts). What a file
+//! must agree with beyond itself (its plan, its assignment, the other shards) is
+//! [`super::check`]'s and [`super::merge`]'s.
+
+use super::checkpoint::counted_by_invalid;
+use super::files;
+use super::provenance::CountedBy;
+use super::record::Done;
+use super::shard::{Shard, MAX_SHARDS};
+use crate::count::algorithm::Algorithm;
+use crate::count::kernel::Kernel;
+use crate::count::plan_id::PlanId;
+use crate::count::tally::Tally;
+use crate::error::{Error, Result};
+use crate::limits::MAX_THREADS;
+use serde::{Deserialize, Serialize};
+
+/// What a shard run prints: enough to check and merge it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardResult {
+    /// Always `"nqueens-shard"`.
+    pub format: String,
+    /// Format version ([`SHARD_VERSION`]).
+    pub version: u32,
+    /// The plan (its fields sit at the top level of the JSON).
+    #[serde(flatten)]
+    pub plan: PlanId,
+    /// Which shard this is.
+    pub shard: Shard,
+    /// Tasks in this shard.
+    pub tasks: usize,
+    /// Tasks in the whole plan.
+    pub plan_tasks: usize,
+    /// This shard's counts (planner nodes included in shard 0 only).
+    pub counts: Tally,
+    /// The backtracking kernel that counted; none for the quadrant method, which has no
+    /// kernels (version 3 files name one anyway).
+    pub kernel: Option<String>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall time of this shard's search, in seconds.
+    pub seconds: f64,
+    /// Every task of the shard with its counts, by id: what `audit` recounts and `merge`
+    /// adds up.
+    pub done: Vec<Done>,
+    /// Which build, CPU and host counted how many of its tasks (none in a version 3 file).
+    #[serde(default)]
+    pub counted_by: Vec<CountedBy>,
+    /// The seal: [`files::digest`] of this object with `checksum` empty.
+    pub checksum: String,
+}
+
+impl ShardResult {
+    /// This result with its tasks in id order and its checksum set (after the last change).
+    pub fn sealed(mut self) -> ShardResult {
+        self.done.sort_by_key(|d| d.id);
+        self.checksum = self.digest();
+        self
+    }
+
+    fn digest(&self) -> String {
+        let mut copy = self.clone();
+        copy.checksum.clear();
+        files::digest(&copy)
+    }
+}
+
+/// The current shard file format.
+pub const SHARD_FORMAT: &str = "nqueens-shard";
+
+/// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`; 3:
+/// the counts of every task and a checksum; 4: `counted_by`, and no kernel for the quadrant
+/// method).
+pub const SHARD_VERSION: u32 = 4;
+
+/// The oldest shard file version read.
+pub const OLDEST_SHARD_VERSION: u32 = 3;
+
+/// Reads a shard result, naming the file when it cannot, and checks what one file can show:
+/// its format, its seal, its shard index, and that every task's counts and the sums agree
+/// with their class counts and with each other's ids.
+pub fn read(path: &std::path::Path) -> Result<ShardResult> {
+    let name = path.display().to_string();
+    let text = files::read_text(path, "shard", files::MAX_FILE_BYTES)?
+        .ok_or_else(|| Error::Input(format!("cannot read shard {name}: no such file")))?;
+    parse(&text, &name)
+}
+
+/// Parses and checks the text of shard file `name` (see [`read`]).
+pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
+    let r: ShardResult =
+        serde_json::from_str(text.trim()).map_err(|e| not_a_shard(text, name, e))?;
+    if r.format != SHARD_FORMAT || !(OLDEST_SHARD_VERSION..=SHARD_VERSION).contains(&r.version) {
+        return Err(Error::Input(format!(
+            "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} versions \
+             {OLDEST_SHARD_VERSION} to {SHARD_VERSION}",
+            r.format, r.version
+        )));
+    }
+    r.shard.check().map_err(|_| {
+        Error::Input(format!(
+            "{name} claims shard {}, which is out of range (0 <= I < K <= {MAX_SHARDS})",
+            r.shard
+        ))
+    })?;
+    if !(r.seconds >= 0.0 && r.seconds < 1e12) {
+        return Err(Error::Input(format!(
+            "shard {name} says it took {} seconds: expected a time of at least 0 (and less than \
+             30,000 years)",
+            r.seconds
+        )));
+    }
+    if files::text_digest(text).as_ref() != Some(&r.checksum) {
+        return Err(Error::Input(format!(
+            "shard {name} fails its checksum: it was edited or damaged; count that shard again"
+        )));
+    }
+    let forged = |what: String| {
+        Error::Input(format!(
+            "shard {name}: {what}: the file was forged or damaged; count that shard again"
+        ))
+    };
+    if let Some(d) = r.done.iter().find(|d| !d.counts.consistent()) {
+        return Err(forged(format!(
+            "task {}'s total {} does not agree with its class counts",
+            d.id, d.counts.total
+        )));
+    }
+    if !r.counts.consistent() {
+        return Err(forged(format!(
+            "the total {} does not agree with the class counts",
+            r.counts.total
+        )));
+    }
+    if r.done.len() != r.tasks || r.done.windows(2).any(|w| w[0].id >= w[1].id) {
+        return Err(forged(format!(
+            "it lists {} task results for {} tasks, or a task twice",
+            r.done.len(),
+            r.tasks
+        )));
+    }
+    if let Some(why) = metadata_invalid(&r) {
+        return Err(forged(why));
+    }
+    Ok(r)
+}
+
+/// The error for a text that does not parse as a shard: an older or newer format version
+/// where the text says so, else what the JSON parser found.
+fn not_a_shard(text: &str, name: &str, e: serde_json::Error) -> Error {
+    let old = serde_json::from_str::<serde_json::Value>(text.trim())
+        .ok()
+        .and_then(|v| v.get("version").and_then(|v| v.as_u64()))
+        .filter(|&v| !(OLDEST_SHARD_VERSION as u64..=SHARD_VERSION as u64).contains(&v));
+    match old {
+        Some(v) => Error::Input(format!(
+            "{name} is a shard result of format version {v}; this nqueens reads versions \
+             {OLDEST_SHARD_VERSION} to {SHARD_VERSION}: count that shard again with this nqueens"
+        )),
+        None => Error::Input(format!(
+            "{name} is not a shard result (the JSON a sharded count writes): {e}"
+        )),
+    }
+}
+
+/// Why the fields of `r` that are not counts cannot be what a run wrote, if they cannot: its
+/// threads out of range, a kernel that is not one (or one named by a quadrant shard of
+/// version 4), more tasks than its plan has, or a `counted_by` that names no build or more
+/// tasks than it holds.
+fn metadata_invalid(r: &ShardResult) -> Option<String> {
+    if !(1..=MAX_THREADS).contains(&r.threads) {
+        return Some(format!(
+            "it says it ran on {} threads (1 to {MAX_THREADS} run)",
+            r.threads
+        ));
+    }
+    let quadrants = r.plan.algorithm == Algorithm::Quadrants;
+    match &r.kernel {
+        Some(k) if k.parse::<Kernel>().is_err() => {
+            return Some(format!("it names the kernel {k:?}, which is not one"))
+        }
+        Some(_) if quadrants && r.version >= 4 => {
+            return Some("it names a kernel, which the quadrant method does not have".into())
+        }
+        None if !quadrants => return Some("it names no kernel".into()),
+        _ => {}
+    }
+    if r.tasks > r.plan_tasks {
+        return Some(format!(
+            "it holds {} tasks of a plan of {}",
+            r.tasks, r.plan_tasks
+        ));
+    }
+    counted_by_invalid(&r.counted_by, r.tasks)
+}
