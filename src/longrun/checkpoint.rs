@@ -204,8 +204,8 @@ pub fn counted_by_invalid(list: &[CountedBy], tasks: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::internals::Plan;
     use crate::count::tally::Tally;
+    use crate::internals::Plan;
     use crate::Algorithm;
 
     #[test]
