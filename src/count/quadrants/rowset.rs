@@ -41,6 +41,9 @@ pub(super) struct Scratch {
     slices: SliceSet,
     /// The east half-boards of the row set whose parts the worker counts.
     stored: Option<Stored>,
+    /// The row set ([`Stored::key`]) whose sides were found too large for one piece: its
+    /// parts are counted in pieces without trying to keep its east side again.
+    unfit: Option<(u64, u16, u32)>,
 }
 
 thread_local! {
@@ -98,9 +101,13 @@ impl RowSets<'_> {
         self.prepare_slices(r, &mut s.slices);
         let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
         a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
-        if part.of > 1 && self.pieces.halves.is_none() {
+        if part.of > 1 {
             (s.east, s.west) = (a, b);
-            return self.count_part(r, [east, west], run.start, part, s);
+            if let Some(counted) = self.count_part(r, [east, west], run.start, part, s) {
+                return counted;
+            }
+            (a, b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
+            a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         }
         s.stored = None;
         let cap = self.pieces.halves;
@@ -204,7 +211,9 @@ impl RowSets<'_> {
     /// sets from `from` to `west.upto`) matched against all the east ones, which the worker
     /// builds and stores once for the row set's parts ([`Stored`], shaped for the queries of
     /// all of them: this part's times their number). The east half-boards are counted as
-    /// built with the first part only.
+    /// built with the first part only. `None` when either side passes a piece
+    /// ([`Pieces::halves`]): the part is then counted in pieces, and so are the row set's
+    /// other parts.
     fn count_part(
         &self,
         r: &RowSet,
@@ -212,26 +221,38 @@ impl RowSets<'_> {
         from: usize,
         part: Part,
         s: &mut Scratch,
-    ) -> (u128, u64) {
+    ) -> Option<(u128, u64)> {
         let first = part.index == 0;
         let key = (self.plan, r.middle, r.east);
+        if s.unfit == Some(key) {
+            return None;
+        }
         if s.stored.as_ref().is_some_and(|x| x.key != key) {
             // Dropped before this row set's sides are built: never two stored at once.
             s.stored = None;
         }
+        let cap = self.pieces.halves;
         let mut b = std::mem::take(&mut s.west);
         b.iter_mut().for_each(Vec::clear);
-        self.make(west, s, &mut b, from, None);
+        let west_left = self.make(west, s, &mut b, from, cap);
         let queries: usize = b.iter().map(Vec::len).sum();
-        if queries == 0 && !first {
+        if west_left.is_none() && queries == 0 && !first {
             s.west = b;
-            return (0, 0);
+            return Some((0, 0));
         }
-        let stored = self.store_east(key, east, &b, queries * part.of as usize, s);
+        let expected = queries * part.of as usize;
+        let stored = match west_left {
+            None => self.store_east(key, east, &b, expected, cap, s),
+            Some(_) => None,
+        };
+        let Some(stored) = stored else {
+            (s.stored, s.unfit, s.west) = (None, Some(key), b);
+            return None;
+        };
         let found = self.weighed(&stored.sieve, &b, r.open);
         let built = queries as u64 + if first { stored.halves } else { 0 };
         s.west = b;
-        (found * r.weight as u128, built)
+        Some((found * r.weight as u128, built))
     }
 
     /// The weighted count of one slice of part `part` of row set `r` (its weight included):
@@ -276,7 +297,9 @@ impl RowSets<'_> {
         self.make(one, s, &mut slice, at, None);
         let found = match cap {
             None => {
-                let stored = self.store_east(key, east, &b, queries * part.of as usize, s);
+                let expected = queries * part.of as usize;
+                let stored = self.store_east(key, east, &b, expected, None, s);
+                let stored = stored.expect("no cap, one piece");
                 self.weighed(&stored.sieve, &slice, r.open)
             }
             Some(cap) => {
@@ -298,19 +321,23 @@ impl RowSets<'_> {
     /// The east half-boards of the row set `key` names ([`Stored::key`]), kept by the worker
     /// for the row set's parts: built and stored now if it does not hold them, in a sieve
     /// shaped on `queries` (an even board's with one queen on a long diagonal) for `expected`
-    /// queries.
+    /// queries. `None` when they pass `cap` half-boards (one piece).
     fn store_east<'s>(
         &self,
         key: (u64, u16, u32),
         east: Side,
         queries: &[Vec<u64>; 3],
         expected: usize,
+        cap: Option<usize>,
         s: &'s mut Scratch,
-    ) -> &'s Stored {
+    ) -> Option<&'s Stored> {
         if s.stored.is_none() {
             let mut a = std::mem::take(&mut s.east);
             a.iter_mut().for_each(Vec::clear);
-            self.make(east, s, &mut a, 0, None);
+            if self.make(east, s, &mut a, 0, cap).is_some() {
+                s.east = a;
+                return None;
+            }
             let sample = &queries[usize::from(self.layout.geometry.even())];
             let bits = self.layout.geometry.key_bits();
             s.stored = Some(Stored {
@@ -320,7 +347,7 @@ impl RowSets<'_> {
             });
             s.east = a;
         }
-        s.stored.as_ref().expect("stored above")
+        s.stored.as_ref()
     }
 
     /// The west half-boards `b` (by their queens on a long diagonal) matched against

@@ -112,8 +112,9 @@ fn pieces_count_what_one_piece_counts() {
 /// Striped plans whose row sets are counted in parts (the path of the largest boards),
 /// forced at small sizes: the same totals, unique counts and half-boards built as the
 /// plain slice path, whatever order the tasks come in (a worker's stored east side is
-/// then rebuilt), with and without the memory pieces; the stripes are a combination's
-/// parts.
+/// then rebuilt), with and without the memory pieces (a row set's east side kept for its
+/// parts where both sides fit one piece, else counted in pieces); the stripes are a
+/// combination's parts.
 #[test]
 fn parts_of_row_sets_count_every_board_up_to_13() {
     for n in MIN_N..=13u32 {
@@ -126,15 +127,21 @@ fn parts_of_row_sets_count_every_board_up_to_13() {
             let mut ids: Vec<u32> = (0..q.tasks() as u32).collect();
             ids.reverse();
             let backward: Tally = ids.iter().map(|&i| q.count(&[i])[0]).sum();
-            q.set_pieces(Pieces {
-                halves: Some(3),
-                room: None,
-            });
-            let pieces: Tally = q.count(&ids).into_iter().sum();
+            // Pieces of 3 half-boards: no row set fits one. Of 60: some do, and keep their
+            // east side for their parts; the others are counted in pieces.
+            let mut in_pieces = |halves| {
+                q.set_pieces(Pieces {
+                    halves: Some(halves),
+                    room: None,
+                });
+                q.count(&ids).into_iter().sum::<Tally>()
+            };
+            let (small, mixed) = (in_pieces(3), in_pieces(60));
             for (how, t) in [
                 ("forward", forward),
                 ("backward", backward),
-                ("pieces", pieces),
+                ("pieces of 3", small),
+                ("pieces of 60", mixed),
             ] {
                 assert_eq!(
                     (t.total, t.unique(), t.nodes),
