@@ -99,16 +99,13 @@ impl RowSets<'_> {
         let east_mid = self.east_middle(r);
         let ([east, west], run) = self.sides(r, &east_mid, part);
         self.prepare_slices(r, &mut s.slices);
-        let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
-        a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         if part.of > 1 {
-            (s.east, s.west) = (a, b);
             if let Some(counted) = self.count_part(r, [east, west], run.start, part, s) {
                 return counted;
             }
-            (a, b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
-            a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         }
+        let (mut a, mut b) = (std::mem::take(&mut s.east), std::mem::take(&mut s.west));
+        a.iter_mut().chain(b.iter_mut()).for_each(Vec::clear);
         s.stored = None;
         let cap = self.pieces.halves;
         let east_left = self.make(east, s, &mut a, 0, cap);
@@ -241,9 +238,10 @@ impl RowSets<'_> {
             return Some((0, 0));
         }
         let expected = queries * part.of as usize;
-        let stored = match west_left {
-            None => self.store_east(key, east, &b, expected, cap, s),
-            Some(_) => None,
+        let stored = if west_left.is_none() {
+            self.store_east(key, east, &b, expected, cap, s)
+        } else {
+            None
         };
         let Some(stored) = stored else {
             (s.stored, s.unfit, s.west) = (None, Some(key), b);
