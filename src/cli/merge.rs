@@ -2,10 +2,12 @@
 
 use super::print;
 use super::report::{text, CountReport};
-use nqueens::longrun::merge::{merge, read, Merged};
+use nqueens::longrun::merge::{Merged, Merger, ShardResult};
+use nqueens::longrun::status::{files, listed};
+use nqueens::longrun::RunFile;
 use nqueens::longrun::provenance::CountedBy;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `merge`.
 #[derive(Debug, clap::Args)]
@@ -15,18 +17,32 @@ use std::path::PathBuf;
     exactly its shard's, its sums its tasks'), sums them, compares the sums with the known \
     OEIS values (exit 3 on a mismatch) and prints the result as count does, with the shards' \
     sums of `threads` and `seconds`.\n\n\
-    It also prints the run's digest: the SHA-256 of its task records in a canonical text \
-    (`nqueens-run-digest v1`, a line `plan N ALGORITHM SPLIT_DEPTH [PLACED] FINGERPRINT`, then \
-    `ID TOTAL CLASSES NODES` for each task in id order, CLASSES as c1,c8,quarters,sym90,sym180 \
-    or -), the same whatever order the files come in: anyone can merge the published files \
-    again and compare; and which builds, CPUs and hosts counted how many tasks.\n\n\
+    Files may be given as arguments, as directories (searched for shard results, *.json, 8 \
+    levels deep; checkpoints and other files there are skipped) or in a list file (--list, one \
+    path a line): a run of a million shards overflows any shell's arguments. Files are read \
+    one at a time and dropped: the memory a merge needs does not grow with the number of \
+    files or records.\n\n\
+    It also prints the run's digest (v2): SHA-256 of the plan, the number of records that found \
+    something, and the lane-wise sum (an LtHash of 1024 lanes of 16 bits) of each such \
+    record's BLAKE3 expansion: the same whatever order the files come in and whatever K, and \
+    made without holding the records; see docs/guide/trust.md. `--digest v1` gives the digest \
+    runs merged before v2 published (SHA-256 of every record in id order; it holds them all); \
+    and which builds, CPUs and hosts counted how many tasks.\n\n\
     Example:\n  for i in 0 1 2; do nqueens count 16 --shard $i/3 > s$i.json; done\n  \
     nqueens merge s0.json s1.json s2.json"
 )]
 pub struct MergeArgs {
-    /// The shard results (the JSON printed by `count --shard I/K`).
-    #[arg(value_name = "FILES", required = true)]
+    /// The shard results (what `count --shard I/K` writes), or directories that hold them.
+    #[arg(value_name = "FILES|DIRS", required_unless_present = "list")]
     pub files: Vec<PathBuf>,
+    /// A file that lists the shard results (or directories), one path a line (`-`: standard
+    /// input).
+    #[arg(long, value_name = "FILE")]
+    pub list: Vec<PathBuf>,
+    /// Which digest to give: v2 (streamed), or v1, the digest of runs merged before v2 (it
+    /// holds every record: for runs of up to a few million tasks).
+    #[arg(long, value_name = "VERSION", default_value = "v2", value_parser = ["v1", "v2"])]
+    pub digest: String,
     /// Print one JSON object (the fields of `count --json`, and the digest and who counted)
     /// instead of text.
     #[arg(long)]
@@ -40,8 +56,10 @@ struct MergeReport {
     count: CountReport,
     /// The shard files merged.
     shards: usize,
-    /// The SHA-256 digest of the canonical task records.
+    /// The run's digest ([`MergeReport::digest_version`]).
     run_digest: String,
+    /// Which digest: 1 or 2.
+    digest_version: u32,
     /// Which builds, CPUs and hosts counted how many tasks.
     counted_by: Vec<CountedBy>,
     /// Tasks no file says who counted.
@@ -60,7 +78,10 @@ impl MergeReport {
                 _ => (k, v),
             })
             .collect();
-        lines.push(("digest", format!("sha256 {}", self.run_digest)));
+        lines.push((
+            "digest",
+            format!("sha256 {} (v{})", self.run_digest, self.digest_version),
+        ));
         for (i, c) in self.counted_by.iter().enumerate() {
             let who = format!(
                 "{} tasks: {} build, {}, host {}",
@@ -81,22 +102,77 @@ impl MergeReport {
     }
 }
 
+/// The shard result in `path`, given as an argument (`explicit`) or found in a directory:
+/// a file found that is not a shard result (a checkpoint, a log, a report) is `None`; one
+/// given that is not is an error that says what it is.
+fn shard_at(path: &Path, explicit: bool) -> nqueens::Result<Option<ShardResult>> {
+    let name = path.display();
+    match RunFile::read(path)? {
+        Some(RunFile::Shard(r)) => Ok(Some(r)),
+        _ if !explicit => Ok(None),
+        Some(RunFile::Checkpoint(_)) => Err(nqueens::Error::Input(format!(
+            "{name} is a checkpoint, not a shard result: run its count again (the same \
+             command) to finish it and write its result, then merge the result"
+        ))),
+        None => Err(nqueens::Error::Input(format!(
+            "{name} is not a shard result (the JSON a sharded count writes)"
+        ))),
+    }
+}
+
 pub fn run(a: MergeArgs) -> anyhow::Result<()> {
-    let parts = a
-        .files
-        .iter()
-        .map(|f| Ok((f.display().to_string(), read(f)?)))
-        .collect::<nqueens::Result<Vec<_>>>()?;
+    let mut given = a.files.clone();
+    for l in &a.list {
+        given.extend(listed(l)?);
+    }
+    let opts = super::options()?;
+    let mut merger: Option<Merger> = None;
+    let mut shards = 0usize;
+    for g in &given {
+        let explicit = !g.is_dir();
+        for path in files(std::slice::from_ref(g))? {
+            if !explicit && !path.extension().is_some_and(|e| e == "json") {
+                continue;
+            }
+            let Some(r) = shard_at(&path, explicit)? else {
+                continue;
+            };
+            let name = path.display().to_string();
+            let m = match &mut merger {
+                Some(m) => m,
+                None => {
+                    let m = Merger::new(&name, &r, &opts)?;
+                    merger.insert(if a.digest == "v1" {
+                        m.with_v1_digest()
+                    } else {
+                        m
+                    })
+                }
+            };
+            m.add(&name, &r)?;
+            shards += 1;
+        }
+    }
+    let Some(merger) = merger else {
+        return Err(nqueens::Error::Usage(
+            "merge found no shard result in what it was given: give the files `count --shard \
+             I/K` wrote, the directories that hold them, or a --list of them"
+                .into(),
+        )
+        .into());
+    };
     let Merged {
         totals,
         digest,
+        digest_version,
         counted_by,
         unrecorded,
-    } = merge(&parts, &super::options()?)?;
+    } = merger.finish()?;
     let report = MergeReport {
         count: CountReport::new(&totals),
-        shards: parts.len(),
+        shards,
         run_digest: digest,
+        digest_version,
         counted_by,
         counted_by_unrecorded: unrecorded,
     };

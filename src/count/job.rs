@@ -80,7 +80,8 @@ impl Job {
         let threads = opts.resolved_threads();
         if id.algorithm == Algorithm::Quadrants {
             let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-            let q = Quadrants::within(id.n, threads, limit, &opts.quadrants)?;
+            let settings = opts.quadrants.for_plan(id.n, &id.fingerprint);
+            let q = Quadrants::within(id.n, threads, limit, &settings)?;
             id.check_fingerprint(&q.id().fingerprint)?;
             return Ok(Job::of_quadrants(q, opts, threads));
         }
@@ -94,7 +95,8 @@ impl Job {
         if id.algorithm != Algorithm::Quadrants || same_method {
             return Job::from_id(id, opts);
         }
-        let b = quadrants::Backtracked::new(id.n, &opts.quadrants)?;
+        let settings = opts.quadrants.for_plan(id.n, &id.fingerprint);
+        let b = quadrants::Backtracked::new(id.n, &settings)?;
         let planned = b.plan().id();
         id.check_fingerprint(&planned.fingerprint)?;
         Ok(Job {
@@ -291,7 +293,8 @@ impl Identity {
     /// fingerprint checked.
     pub fn of(id: &PlanId, opts: &Options) -> Result<Identity> {
         if id.algorithm == Algorithm::Quadrants {
-            let q = Quadrants::unfilled(id.n, &opts.quadrants)?;
+            let settings = opts.quadrants.for_plan(id.n, &id.fingerprint);
+            let q = Quadrants::unfilled(id.n, &settings)?;
             let rebuilt = q.id();
             id.check_fingerprint(&rebuilt.fingerprint)?;
             return Ok(Identity::counted_by(rebuilt, &q));

@@ -142,6 +142,38 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Whether every count is zero: a task that found nothing (and visited nothing). Shard
+    /// files of version 5 leave such tasks out.
+    pub fn is_zero(&self) -> bool {
+        self.total == 0
+            && self.nodes == 0
+            && self.classes.is_none_or(|c| <[u128; 5]>::from(c) == [0; 5])
+    }
+
+    /// `self + o`, or `None` where a count would pass `u128` (only forged files get there:
+    /// a sum that saturated would pass for a count).
+    pub fn checked_add(&self, o: &Tally) -> Option<Tally> {
+        let classes = match (self.classes, o.classes) {
+            (Some(a), Some(b)) => {
+                let (a, b): ([u128; 5], [u128; 5]) = (a.into(), b.into());
+                let mut c = [0u128; 5];
+                for i in 0..5 {
+                    c[i] = a[i].checked_add(b[i])?;
+                }
+                Some(Classes::from(c))
+            }
+            (a, None) => a,
+            (None, b) => b,
+        };
+        Some(Tally {
+            total: self.total.checked_add(o.total)?,
+            classes,
+            nodes: self.nodes.checked_add(o.nodes)?,
+        })
+    }
+}
+
 impl AddAssign for Tally {
     fn add_assign(&mut self, o: Tally) {
         self.total = self.total.saturating_add(o.total);

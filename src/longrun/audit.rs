@@ -282,7 +282,14 @@ pub fn audit(
         let mut against = Against::new(f.plan(), opts, &f.name)?;
         f.check(&mut against)?;
         let quadrants = f.plan().algorithm == Algorithm::Quadrants;
-        let done = f.done();
+        let all;
+        let done = match &f.file {
+            RunFile::Shard(r) if r.sparse() => {
+                all = against.all_records(r);
+                &all[..]
+            }
+            _ => f.done(),
+        };
         let picked = mix.choose(done.len(), sample.size(done.len(), quadrants));
         let ids: Vec<u32> = picked.iter().map(|&i| done[i].id).collect();
         let (recounted, audit) = if quadrants {
@@ -313,7 +320,10 @@ pub fn audit(
         }
         report.recorded += done.len();
         report.recounted += ids.len();
-        report.audits.push(audit);
+        report.audits.push(FileAudit {
+            recorded: done.len(),
+            ..audit
+        });
     }
     Ok(report)
 }

@@ -5,6 +5,7 @@
 //! ids (the plan's assignment), and its sums against its tasks.
 
 use super::checkpoint::Checkpoint;
+use super::record::Done;
 use super::result::ShardResult;
 use super::shard::{Assignment, Shard};
 use crate::count::job::Identity;
@@ -13,6 +14,12 @@ use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
+
+/// Whether the increasing ids `ids` are all in the increasing list `of`.
+fn is_subsequence(ids: impl Iterator<Item = u32>, of: &[u32]) -> bool {
+    let mut rest = of.iter();
+    ids.into_iter().all(|id| rest.any(|&w| w == id))
+}
 
 /// A plan, rebuilt from a file's id, to check the files of its runs against.
 #[derive(Debug)]
@@ -87,7 +94,13 @@ impl Against {
                 ),
             ));
         }
-        if !r.done.iter().map(|d| d.id).eq(want.iter().copied()) {
+        let listed = r.done.iter().map(|d| d.id);
+        let ok = if r.sparse() {
+            is_subsequence(listed, &want)
+        } else {
+            listed.eq(want.iter().copied())
+        };
+        if !ok {
             return Err(forged(
                 name,
                 format!(
@@ -96,10 +109,19 @@ impl Against {
                 ),
             ));
         }
-        let mut sum: Tally = r.done.iter().map(|d| d.counts).sum();
-        if r.shard.index == 0 {
-            sum += self.identity.planned;
+        let mut sum = Some(Tally::default());
+        for d in &r.done {
+            sum = sum.and_then(|s| s.checked_add(&d.counts));
         }
+        if r.shard.index == 0 {
+            sum = sum.and_then(|s| s.checked_add(&self.identity.planned));
+        }
+        let Some(sum) = sum else {
+            return Err(forged(
+                name,
+                "its tasks' counts add up past 2^128".to_string(),
+            ));
+        };
         if sum != r.counts {
             return Err(forged(
                 name,
@@ -110,6 +132,26 @@ impl Against {
             ));
         }
         Ok(())
+    }
+
+    /// Every task of shard result `r` with its counts, in id order: its records, and for a
+    /// file that leaves out the tasks that found nothing (version 5), those tasks with counts
+    /// of 0. Call it on a file [`Against::shard`] accepted.
+    pub fn all_records(&mut self, r: &ShardResult) -> Vec<Done> {
+        if !r.sparse() {
+            return r.done.clone();
+        }
+        let mut listed = r.done.iter().peekable();
+        self.shard_ids(r.shard)
+            .into_iter()
+            .map(|id| match listed.next_if(|d| d.id == id) {
+                Some(d) => *d,
+                None => Done {
+                    id,
+                    counts: Tally::default(),
+                },
+            })
+            .collect()
     }
 
     /// Checks checkpoint `c` (file `name`): its plan, its scope (its shard's tasks, or the

@@ -2,7 +2,7 @@
 //! count, with the digest that identifies it and who counted it ([`Merged`]).
 
 use super::check::Against;
-use super::provenance::{self, CountedBy};
+use super::provenance::{self, CountedBy, RunDigest};
 use super::record::Done;
 pub use super::result::{
     parse, read, ShardResult, OLDEST_SHARD_VERSION, SHARD_FORMAT, SHARD_VERSION,
@@ -11,18 +11,21 @@ use crate::count::kernel::Kernel;
 use crate::count::tally::Tally;
 use crate::count::{Options, Totals};
 use crate::error::{Error, Result};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// A merged run: its totals (not yet cross-checked: see [`Totals::cross_check`]; `threads` and
 /// `elapsed` are the shards' sums, `kernel` the first shard's), the digest of its task records
-/// ([`provenance::digest`]), and who counted them.
+/// ([`provenance::RunDigest`], or v1's [`provenance::digest`] where asked), and who counted
+/// them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Merged {
     /// The whole count.
     pub totals: Totals,
-    /// The SHA-256 digest of the canonical list of every task's record, in id order: the same
-    /// for the same records whatever order the files are given in.
+    /// The run's digest, in hex: v2 ([`provenance::RunDigest`]) unless v1 was asked for.
     pub digest: String,
+    /// Which digest: 1 or 2.
+    pub digest_version: u32,
     /// Which builds, CPUs and hosts counted how many tasks, as the files say.
     pub counted_by: Vec<CountedBy>,
     /// Tasks no file says who counted (files of version 3, or runs resumed from checkpoints
@@ -30,112 +33,224 @@ pub struct Merged {
     pub unrecorded: usize,
 }
 
+/// A merge under way: the shard files of one run given one at a time ([`Merger::add`]), each
+/// checked against the plan (built once) and then dropped; what is kept does not grow with
+/// the records: the sums, the digest's lanes, one bit a shard and who counted. Only a v1
+/// digest ([`Merger::with_v1_digest`]) holds every record.
+#[derive(Debug)]
+pub struct Merger {
+    against: Against,
+    first_name: String,
+    first: ShardResult,
+    /// Which shards were given: the index of the file that gave each, by shard (0: none).
+    seen: Vec<u32>,
+    files: u32,
+    tally: Tally,
+    threads: usize,
+    seconds: f64,
+    tasks: usize,
+    digest: RunDigest,
+    v1: Option<Vec<Done>>,
+    counted_by: HashMap<(String, String, String), usize>,
+    counted_order: Vec<(String, String, String)>,
+}
+
+impl Merger {
+    /// A merge of the run shard `first` (file `first_name`) belongs to: its plan rebuilt (as
+    /// `opts` make it: their quadrant settings). `first` is not added: give it to
+    /// [`Merger::add`] too.
+    pub fn new(first_name: &str, first: &ShardResult, opts: &Options) -> Result<Merger> {
+        first
+            .shard
+            .check()
+            .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
+        Ok(Merger {
+            against: Against::new(&first.plan, opts, first_name)?,
+            first_name: first_name.to_string(),
+            first: ShardResult {
+                done: Vec::new(),
+                counted_by: Vec::new(),
+                ..first.clone()
+            },
+            seen: vec![0; first.shard.count as usize],
+            files: 0,
+            tally: Tally::default(),
+            threads: 0,
+            seconds: 0.0,
+            tasks: 0,
+            digest: RunDigest::default(),
+            v1: None,
+            counted_by: HashMap::new(),
+            counted_order: Vec::new(),
+        })
+    }
+
+    /// Makes the digest v1's ([`provenance::digest`]): every record is then held until
+    /// [`Merger::finish`] (what the runs merged before v2 published).
+    pub fn with_v1_digest(mut self) -> Merger {
+        self.v1 = Some(Vec::new());
+        self
+    }
+
+    /// The rebuilt plan.
+    pub fn against(&mut self) -> &mut Against {
+        &mut self.against
+    }
+
+    /// Adds shard `p` (file `name`): it must be of the same count as the first, a shard not
+    /// given yet, and pass its checks against the plan ([`Against::shard`]).
+    pub fn add(&mut self, name: &str, p: &ShardResult) -> Result<()> {
+        check_same(&self.first_name, &self.first, name, p)?;
+        self.files += 1;
+        let slot = &mut self.seen[p.shard.index as usize];
+        if *slot != 0 {
+            return Err(Error::Input(format!(
+                "shard {} is given twice: file {} of the list and {name}",
+                p.shard, *slot
+            )));
+        }
+        *slot = self.files;
+        self.against.shard(name, p)?;
+        self.tally = self.tally.checked_add(&p.counts).ok_or_else(|| {
+            Error::Input(format!(
+                "{name}: the shards' counts, with this one's, add up past 2^128: a shard was \
+                 forged or damaged; audit them to find which"
+            ))
+        })?;
+        self.threads = self.threads.saturating_add(p.threads);
+        self.seconds += p.seconds;
+        self.tasks += p.tasks;
+        for d in &p.done {
+            self.digest.add(d);
+        }
+        if let Some(v1) = &mut self.v1 {
+            v1.extend(self.against.all_records(p));
+        }
+        for c in &p.counted_by {
+            let key = (c.build.clone(), c.cpu.clone(), c.host.clone());
+            match self.counted_by.get_mut(&key) {
+                Some(t) => *t += c.tasks,
+                None => {
+                    self.counted_by.insert(key.clone(), c.tasks);
+                    self.counted_order.push(key);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every shard was given, and the sums together against Burnside's lemma;
+    /// returns the merged run.
+    pub fn finish(self) -> Result<Merged> {
+        let k = self.first.shard.count;
+        let missing: Vec<u32> = (0..k).filter(|&i| self.seen[i as usize] == 0).collect();
+        if !missing.is_empty() {
+            return Err(missing_shards(&missing, k));
+        }
+        let tally = self.tally;
+        if !tally.whole_consistent() {
+            return Err(Error::Input(format!(
+                "the shards' counts together break Burnside's lemma (total {}, classes {:?}): a \
+                 shard was forged or damaged; audit them to find which",
+                tally.total,
+                tally.classes.map(<[u128; 5]>::from)
+            )));
+        }
+        let kernel: Kernel = match &self.first.kernel {
+            Some(k) => k
+                .parse()
+                .map_err(|e: Error| Error::Input(format!("{}: {e}", self.first_name)))?,
+            None => Kernel::default(),
+        };
+        let seconds = self.seconds;
+        let elapsed = Duration::try_from_secs_f64(seconds).map_err(|_| {
+            Error::Input(format!(
+                "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
+            ))
+        })?;
+        let identity = self.against.identity();
+        let (digest, digest_version) = match self.v1 {
+            Some(mut records) => {
+                records.sort_unstable_by_key(|d| d.id);
+                (provenance::digest(&identity.id, &records), 1)
+            }
+            None => (self.digest.finish(&identity.id), 2),
+        };
+        let mut counted_by = Vec::with_capacity(self.counted_order.len());
+        for key in self.counted_order {
+            let tasks = self.counted_by[&key];
+            let (build, cpu, host) = key;
+            counted_by.push(CountedBy {
+                build,
+                cpu,
+                host,
+                tasks,
+            });
+        }
+        let recorded: usize = counted_by.iter().map(|c| c.tasks).sum();
+        let mut totals = Totals::of(
+            &identity.id,
+            identity.tasks,
+            kernel,
+            self.threads,
+            tally,
+            elapsed,
+        );
+        // The peak of this process, which only read files, says nothing of the count's.
+        totals.peak_memory = None;
+        Ok(Merged {
+            digest,
+            digest_version,
+            unrecorded: self.tasks.saturating_sub(recorded),
+            counted_by,
+            totals,
+        })
+    }
+}
+
 /// Checks that `parts` (with their file names) are all `K` shards of one plan, each exactly
 /// once; rebuilds that plan (as `opts` make it: their quadrant settings) and checks each shard
 /// against it ([`Against::shard`]: every field of the plan, its tasks, its sums) and the sums
-/// together against Burnside's lemma; returns the merged run.
+/// together against Burnside's lemma; returns the merged run (digest v2). [`Merger`] does the
+/// same one file at a time.
 pub fn merge(parts: &[(String, ShardResult)], opts: &Options) -> Result<Merged> {
-    let (first_name, first) = check_set(parts)?;
-    let mut against = Against::new(&first.plan, opts, first_name)?;
-    let mut tally = Tally::default();
-    for (name, p) in parts {
-        against.shard(name, p)?;
-        tally += p.counts;
-    }
-    if !tally.whole_consistent() {
-        return Err(Error::Input(format!(
-            "the shards' counts together break Burnside's lemma (total {}, classes {:?}): a \
-             shard was forged or damaged; audit them to find which",
-            tally.total,
-            tally.classes.map(<[u128; 5]>::from)
-        )));
-    }
-    let kernel: Kernel = match &first.kernel {
-        Some(k) => k
-            .parse()
-            .map_err(|e: Error| Error::Input(format!("{first_name}: {e}")))?,
-        None => Kernel::default(),
+    let Some((first_name, first)) = parts.first() else {
+        return Err(Error::Usage("merge needs at least one shard file".into()));
     };
-    let threads = parts
-        .iter()
-        .fold(0usize, |a, p| a.saturating_add(p.1.threads));
-    let seconds: f64 = parts.iter().map(|p| p.1.seconds).sum();
-    let elapsed = Duration::try_from_secs_f64(seconds).map_err(|_| {
-        Error::Input(format!(
-            "the shards' \"seconds\" add up to {seconds}: expected a time of at least 0"
-        ))
-    })?;
-    let identity = against.identity();
-    let mut records: Vec<&Done> = parts.iter().flat_map(|p| &p.1.done).collect();
-    records.sort_by_key(|d| d.id);
-    let counted_by = parts
-        .iter()
-        .flat_map(|p| &p.1.counted_by)
-        .fold(Vec::new(), provenance::with);
-    let recorded: usize = counted_by.iter().map(|c| c.tasks).sum();
-    let mut totals = Totals::of(
-        &identity.id,
-        identity.tasks,
-        kernel,
-        threads,
-        tally,
-        elapsed,
-    );
-    // The peak of this process, which only read files, says nothing of the count's.
-    totals.peak_memory = None;
-    Ok(Merged {
-        digest: provenance::digest(&identity.id, records.iter().copied()),
-        unrecorded: records.len().saturating_sub(recorded),
-        counted_by,
-        totals,
-    })
+    let mut m = Merger::new(first_name, first, opts)?;
+    for (name, p) in parts {
+        m.add(name, p)?;
+    }
+    m.finish()
 }
 
 /// The most missing shards an error names one by one (a set claiming a million shards would
 /// otherwise print megabytes).
 const NAMED_MISSING: usize = 10;
 
-/// Checks that `parts` are all `K` shards of one count, each exactly once; returns the first.
-fn check_set(parts: &[(String, ShardResult)]) -> Result<(&str, &ShardResult)> {
-    let Some((first_name, first)) = parts.first() else {
-        return Err(Error::Usage("merge needs at least one shard file".into()));
-    };
-    let k = first.shard.count;
-    first
-        .shard
-        .check()
-        .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
-    let mut seen: Vec<Option<&str>> = vec![None; k as usize];
-    for (name, p) in parts {
-        check_same(first_name, first, name, p)?;
-        let slot = &mut seen[p.shard.index as usize];
-        if let Some(other) = slot {
-            return Err(Error::Input(format!(
-                "shard {} is given twice: {other} and {name}",
-                p.shard
-            )));
-        }
-        *slot = Some(name);
+/// The error for the shards `missing` of `k`.
+fn missing_shards(missing: &[u32], k: u32) -> Error {
+    let mut named: Vec<String> = missing
+        .iter()
+        .take(NAMED_MISSING)
+        .map(|i| format!("{i}/{k}"))
+        .collect();
+    if missing.len() > NAMED_MISSING {
+        named.push(format!("and {} more", missing.len() - NAMED_MISSING));
     }
-    let missing: Vec<u32> = (0..k).filter(|&i| seen[i as usize].is_none()).collect();
-    if !missing.is_empty() {
-        let mut named: Vec<String> = missing
-            .iter()
-            .take(NAMED_MISSING)
-            .map(|i| format!("{i}/{k}"))
-            .collect();
-        if missing.len() > NAMED_MISSING {
-            named.push(format!("and {} more", missing.len() - NAMED_MISSING));
-        }
-        return Err(Error::Input(format!(
-            "missing shard{} {} of {k}: each of the shards 0/{k}, 1/{k}, ... {}/{k} must be \
-             given once",
-            if missing.len() == 1 { "" } else { "s" },
-            named.join(", "),
+    let every = match k {
+        1 => "the shard 0/1 must be given".to_string(),
+        2 => "each of the shards 0/2 and 1/2 must be given once".to_string(),
+        _ => format!(
+            "each of the shards 0/{k} to {}/{k} must be given once",
             k - 1
-        )));
-    }
-    Ok((first_name, first))
+        ),
+    };
+    Error::Input(format!(
+        "missing shard{} {} of {k}: {every}",
+        if missing.len() == 1 { "" } else { "s" },
+        named.join(", "),
+    ))
 }
 
 /// Checks that shard `p` (file `name`) belongs to the same count as the first one, and that

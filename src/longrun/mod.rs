@@ -51,10 +51,16 @@ impl RunFile {
         let name = path.display().to_string();
         let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
             .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
-        let json = serde_json::from_str::<serde_json::Value>(text.trim()).ok();
+        // Only the format is looked at here: the rest is skipped, not built (a generic
+        // value of a large file would take many times its size).
+        #[derive(serde::Deserialize)]
+        struct Head {
+            format: Option<serde_json::Value>,
+        }
+        let json = serde_json::from_str::<Head>(text.trim()).ok();
         let format = json
             .as_ref()
-            .and_then(|v| v.get("format")?.as_str().map(str::to_string));
+            .and_then(|h| h.format.as_ref()?.as_str().map(str::to_string));
         let begins = |f: &str| {
             text.trim_start()
                 .starts_with(&format!("{{\"format\":\"{f}\""))

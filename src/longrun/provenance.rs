@@ -91,45 +91,135 @@ fn host() -> Option<String> {
 /// The first line of the canonical text [`digest`] hashes.
 pub const DIGEST_HEADER: &str = "nqueens-run-digest v1";
 
-/// The canonical text of a run's task records: [`DIGEST_HEADER`], the plan (`n`, algorithm,
-/// split depth, placed queens and fingerprint), then one line per task in id order: its id,
-/// total, classes (`c1,c8,quarters,sym90,sym180`, or `-`) and nodes, separated by spaces.
-/// `records` must be in id order.
-pub fn canonical<'a>(plan: &PlanId, records: impl IntoIterator<Item = &'a Done>) -> String {
+/// The first line of the text [`RunDigest::finish`] hashes.
+pub const DIGEST_V2_HEADER: &str = "nqueens-run-digest v2";
+
+/// The lanes of the v2 digest's sum: 1024 lanes of 16 bits (LtHash16, the parameters of
+/// Lewi et al., "Securing Update Propagation with Homomorphic Hashing", 2019).
+const LANES: usize = 1024;
+
+/// The run digest v2, made without holding the records: each task record that found
+/// something (any count not zero) is expanded, by BLAKE3's extendable output over the
+/// context `nqueens-run-digest v2 record` and its canonical line (as in v1: `ID TOTAL CLASSES
+/// NODES`), into 1024 numbers of 16 bits, and these are added lane by lane, modulo 2^16. The
+/// sum is the same in any order (so any order of files, any K), a record whose counts are all
+/// zero adds nothing (so files that list such tasks and files that leave them out give the
+/// same digest), and finding another set of records with the same sum is a lattice problem
+/// (short vectors), not a birthday search. [`RunDigest::finish`] hashes the plan, the number
+/// of records summed and the lanes with SHA-256.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RunDigest {
+    lanes: Box<[u16; LANES]>,
+    records: u64,
+    line: String,
+}
+
+impl std::fmt::Debug for RunDigest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RunDigest({} records)", self.records)
+    }
+}
+
+impl Default for RunDigest {
+    fn default() -> RunDigest {
+        RunDigest {
+            lanes: Box::new([0; LANES]),
+            records: 0,
+            line: String::new(),
+        }
+    }
+}
+
+impl RunDigest {
+    /// Adds task record `d` (one that found nothing adds nothing).
+    pub fn add(&mut self, d: &Done) {
+        if d.counts.is_zero() {
+            return;
+        }
+        self.line.clear();
+        record_line(&mut self.line, d);
+        let mut h = blake3::Hasher::new();
+        h.update(b"nqueens-run-digest v2 record\n");
+        h.update(self.line.as_bytes());
+        let mut bytes = [0u8; 2 * LANES];
+        h.finalize_xof().fill(&mut bytes);
+        for (lane, b) in self.lanes.iter_mut().zip(bytes.chunks_exact(2)) {
+            *lane = lane.wrapping_add(u16::from_le_bytes([b[0], b[1]]));
+        }
+        self.records += 1;
+    }
+
+    /// How many records that found something were added.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// The digest, in hex: SHA-256 of [`DIGEST_V2_HEADER`], the plan's line (as in v1), a
+    /// line `records R`, and the 1024 lanes as 2048 bytes, little-endian.
+    pub fn finish(&self, plan: &PlanId) -> String {
+        let mut h = Sha256::new();
+        h.update(format!("{DIGEST_V2_HEADER}\n{}records {}\n", plan_line(plan), self.records));
+        for lane in self.lanes.iter() {
+            h.update(lane.to_le_bytes());
+        }
+        hex(&h.finalize())
+    }
+}
+
+/// The line of the digests' text that names the plan: `plan N ALGORITHM SPLIT_DEPTH [PLACED]
+/// FINGERPRINT`.
+fn plan_line(plan: &PlanId) -> String {
     let placed: Vec<String> = plan
         .placed
         .iter()
         .map(|[r, c]| format!("{r}:{c}"))
         .collect();
-    let mut text = format!(
-        "{DIGEST_HEADER}\nplan {} {} {} [{}] {}\n",
+    format!(
+        "plan {} {} {} [{}] {}\n",
         plan.n,
         plan.algorithm,
         plan.split_depth,
         placed.join(","),
         plan.fingerprint
-    );
-    for d in records {
-        let classes = d.counts.classes.map_or("-".to_string(), |c| {
+    )
+}
+
+/// Appends `d`'s canonical line, `ID TOTAL CLASSES NODES` and a newline, to `text`.
+fn record_line(text: &mut String, d: &Done) {
+    let _ = write!(text, "{} {} ", d.id, d.counts.total);
+    match d.counts.classes {
+        Some(c) => {
             let [c1, c8, q, s90, s180]: [u128; 5] = c.into();
-            format!("{c1},{c8},{q},{s90},{s180}")
-        });
-        let _ = writeln!(
-            text,
-            "{} {} {classes} {}",
-            d.id, d.counts.total, d.counts.nodes
-        );
+            let _ = write!(text, "{c1},{c8},{q},{s90},{s180}");
+        }
+        None => text.push('-'),
+    }
+    let _ = writeln!(text, " {}", d.counts.nodes);
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The canonical text of a run's task records: [`DIGEST_HEADER`], the plan (`n`, algorithm,
+/// split depth, placed queens and fingerprint), then one line per task in id order: its id,
+/// total, classes (`c1,c8,quarters,sym90,sym180`, or `-`) and nodes, separated by spaces.
+/// `records` must be in id order.
+pub fn canonical<'a>(plan: &PlanId, records: impl IntoIterator<Item = &'a Done>) -> String {
+    let mut text = format!("{DIGEST_HEADER}\n{}", plan_line(plan));
+    for d in records {
+        record_line(&mut text, d);
     }
     text
 }
 
-/// The SHA-256 digest, in hex, of [`canonical`]: what identifies a merged run's records.
+/// The SHA-256 digest, in hex, of [`canonical`]: what identified a merged run's records
+/// before [`RunDigest`] (v2); `merge --digest v1` still gives it.
 pub fn digest<'a>(plan: &PlanId, records: impl IntoIterator<Item = &'a Done>) -> String {
-    let hash = Sha256::digest(canonical(plan, records).as_bytes());
-    hash.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    hex(&Sha256::digest(canonical(plan, records).as_bytes()))
 }
 
 #[cfg(test)]
@@ -173,6 +263,27 @@ mod tests {
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
         assert_eq!(digest(&plan, &done).len(), 64);
+        // v2: the same in any order; a record of zeros adds nothing; any change of a record
+        // that found something changes it.
+        let found = |id, total| Done {
+            id,
+            counts: Tally {
+                total,
+                classes: None,
+                nodes: 1,
+            },
+        };
+        let sum = |rs: &[Done]| {
+            let mut d = RunDigest::default();
+            rs.iter().for_each(|r| d.add(r));
+            d.finish(&plan)
+        };
+        let a = sum(&[found(1, 4), found(5, 6), done[1]]);
+        assert_eq!(a, sum(&[found(5, 6), found(1, 4)]));
+        assert_ne!(a, sum(&[found(5, 6), found(1, 5)]));
+        assert_ne!(a, sum(&[found(5, 6), found(2, 4)]));
+        assert_ne!(a, sum(&[found(5, 6)]));
+        assert_eq!(a.len(), 64);
         let mut c = CountedBy::here(Build::Portable);
         assert_eq!(c.invalid(), None);
         c.build = "avx9000".into();

@@ -42,8 +42,11 @@ pub struct ShardResult {
     pub threads: usize,
     /// Wall time of this shard's search, in seconds.
     pub seconds: f64,
-    /// Every task of the shard with its counts, by id: what `audit` recounts and `merge`
-    /// adds up.
+    /// The shard's tasks with their counts, by id: what `audit` recounts and `merge` adds
+    /// up. Every task in versions 3 and 4; from version 5 only the tasks that found something
+    /// (a task not listed found nothing: all its counts are 0), in the compact form
+    /// ([`compact`](super::record::compact)).
+    #[serde(with = "super::record::compact")]
     pub done: Vec<Done>,
     /// Which build, CPU and host counted how many of its tasks (none in a version 3 file).
     #[serde(default)]
@@ -56,8 +59,16 @@ impl ShardResult {
     /// This result with its tasks in id order and its checksum set (after the last change).
     pub fn sealed(mut self) -> ShardResult {
         self.done.sort_by_key(|d| d.id);
+        if self.sparse() {
+            self.done.retain(|d| !d.counts.is_zero());
+        }
         self.checksum = self.digest();
         self
+    }
+
+    /// Whether the file leaves out the tasks that found nothing (version 5 on).
+    pub fn sparse(&self) -> bool {
+        self.version >= SPARSE_VERSION
     }
 
     fn digest(&self) -> String {
@@ -72,8 +83,11 @@ pub const SHARD_FORMAT: &str = "nqueens-shard";
 
 /// The shard file format's version (2: classes as `[c1, c8, quarters, sym90, sym180]`; 3:
 /// the counts of every task and a checksum; 4: `counted_by`, and no kernel for the quadrant
-/// method).
-pub const SHARD_VERSION: u32 = 4;
+/// method; 5: only the tasks that found something, each as an array of numbers).
+pub const SHARD_VERSION: u32 = 5;
+
+/// The first version that leaves out the tasks that found nothing.
+pub const SPARSE_VERSION: u32 = 5;
 
 /// The oldest shard file version read.
 pub const OLDEST_SHARD_VERSION: u32 = 3;
@@ -134,12 +148,25 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
             r.counts.total
         )));
     }
-    if r.done.len() != r.tasks || r.done.windows(2).any(|w| w[0].id >= w[1].id) {
+    let listed_ok = if r.sparse() {
+        r.done.len() <= r.tasks
+    } else {
+        r.done.len() == r.tasks
+    };
+    if !listed_ok || r.done.windows(2).any(|w| w[0].id >= w[1].id) {
         return Err(forged(format!(
             "it lists {} task results for {} tasks, or a task twice",
             r.done.len(),
             r.tasks
         )));
+    }
+    if r.sparse() {
+        if let Some(d) = r.done.iter().find(|d| d.counts.is_zero()) {
+            return Err(forged(format!(
+                "it lists task {}, which found nothing (version {} files leave such tasks out)",
+                d.id, r.version
+            )));
+        }
     }
     if let Some(why) = metadata_invalid(&r) {
         return Err(forged(why));

@@ -92,9 +92,38 @@ impl Status {
     }
 }
 
+/// How deep [`files`] searches a directory: deeper than any layout of a run's files
+/// (`results/NNN/shard-….json` is two levels).
+pub const DIRECTORY_DEPTH: u32 = 8;
+
+/// The paths listed in file `list` (`-`: standard input), one a line; blank lines and lines
+/// that begin with `#` are skipped. A list is as good as arguments, and a million names
+/// overflow any shell's.
+pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
+    use std::io::BufRead;
+    let name = list.display().to_string();
+    let reader: Box<dyn BufRead> = if name == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(list)
+            .map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut out = Vec::new();
+    for line in reader.lines() {
+        let line =
+            line.map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() && !line.starts_with('#') {
+            out.push(PathBuf::from(line));
+        }
+    }
+    Ok(out)
+}
+
 /// The shard result and checkpoint files under `paths`: files as given, directories searched
-/// two levels deep for `*.json` and `*.ckpt` (temporary and lock files are skipped, and no
-/// symbolic link is followed).
+/// [`DIRECTORY_DEPTH`] levels deep for `*.json` and `*.ckpt` (temporary and lock files are
+/// skipped, and no symbolic link is followed), in name order.
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
         let entries = std::fs::read_dir(dir)
@@ -127,7 +156,7 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, 2, &mut out)?;
+            walk(p, DIRECTORY_DEPTH, &mut out)?;
         } else if p.exists() && !p.is_file() {
             return Err(Error::Input(format!(
                 "{} is not a regular file (a FIFO or a device?): give shard results, \

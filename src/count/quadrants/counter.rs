@@ -76,6 +76,38 @@ pub struct Settings {
     /// The richest build to run in: the richest this CPU has up to this one (`None`: the
     /// richest), so that a CPU with AVX-512 can measure the AVX2 build too.
     pub build: Option<BuildCap>,
+    /// The plan N = 27 and 28 had before the record plan ([`RECORD_PLAN_N`](super::plan::RECORD_PLAN_N)):
+    /// what their earlier files were counted in. Readers choose it themselves from a file's
+    /// fingerprint ([`Settings::for_plan`]).
+    pub previous: bool,
+}
+
+impl Settings {
+    /// These settings for reading the files of the `n` board plan of fingerprint
+    /// `fingerprint`: the same, or, where that fingerprint is the plan the board had before
+    /// the record plan, the settings that make that plan ([`Settings::previous`]), so that
+    /// every earlier run's files are still read, resumed, merged and audited.
+    pub fn for_plan(&self, n: u32, fingerprint: &str) -> Settings {
+        if self.parts.is_none() && !self.previous && applies(n).is_ok() {
+            let before = Layout::previous(n);
+            if before.differs_from(&Layout::new(n)) && plan_fingerprint(&before) == fingerprint {
+                return Settings {
+                    previous: true,
+                    ..*self
+                };
+            }
+        }
+        *self
+    }
+}
+
+/// The fingerprint of plan `layout`.
+fn plan_fingerprint(layout: &Layout) -> String {
+    let mut h = Fnv::new();
+    h.bytes(b"nqueens-quadrants-v5");
+    h.bytes(&layout.geometry.n.to_le_bytes());
+    layout.fingerprint(&mut h);
+    h.hex()
 }
 
 impl Settings {
@@ -145,6 +177,7 @@ impl Quadrants {
         static PLANS: AtomicU64 = AtomicU64::new(0);
         let table = (n <= TABLE_MAX_N).then(|| Arc::new(Quarter::index(n / 2)));
         let layout = match settings.parts {
+            None if settings.previous => Layout::previous(n),
             None => Layout::new(n),
             Some(p) if (1..=MOST_PARTS).contains(&p) => Layout::striped(n, p),
             Some(p) => {
@@ -237,16 +270,12 @@ impl Quadrants {
     /// What identifies this plan in checkpoint and shard files (split depth 0: the quadrant
     /// method has none).
     pub fn id(&self) -> PlanId {
-        let mut h = Fnv::new();
-        h.bytes(b"nqueens-quadrants-v5");
-        h.bytes(&self.layout.geometry.n.to_le_bytes());
-        self.layout.fingerprint(&mut h);
         PlanId {
             n: self.layout.geometry.n,
             algorithm: Algorithm::Quadrants,
             split_depth: 0,
             placed: Vec::new(),
-            fingerprint: h.hex(),
+            fingerprint: plan_fingerprint(&self.layout),
         }
     }
 

@@ -156,13 +156,30 @@ pub(super) struct Layout {
     row_tasks: u64,
 }
 
+/// The first board of the *record plan*: from here on a plan is striped in whole
+/// combinations (no parts), about [`RECORD_TASKS`] tasks of several combinations each, so
+/// that the bookkeeping of a record run (shard files, merge, status, audit) stays small and
+/// a row set's east side is built once, not once a part.
+pub const RECORD_PLAN_N: u32 = 27;
+
+/// About how many tasks a record plan has (N = 27: 4,999,921; N = 28: 5,014,576), well
+/// under the 10 million a record run's bookkeeping is sized for. A task is then about
+/// 1/5,000,000 of the work on average, and even one of row sets 20 times the average stays
+/// under 1/100,000 of it: fine enough to balance 10,000 cores.
+pub const RECORD_TASKS: u64 = 5_000_000;
+
 /// Combinations per task and parts per combination for a plan of `combos` combinations of
 /// an `n` board, and whether it is striped: up to N = 21 as few tasks as
 /// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`] (at 3 core-ns a solution),
 /// from the board's (known or projected) count, at most [`MAX_TASKS`] of them. A board past
 /// the table (`table_max_n`) whose tasks that cap would make larger is striped instead: tasks
 /// of about [`STRIPED_TASK_SECONDS`], a combination split into parts where one costs more.
-fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
+/// From [`RECORD_PLAN_N`] the record plan ([`record_sizes`]), unless `previous` asks for the
+/// plan those boards had before it (what files of earlier runs were counted in).
+fn sizes(n: u32, combos: u64, table_max_n: u32, previous: bool) -> (u64, u32, bool) {
+    if n >= RECORD_PLAN_N && !previous {
+        return record_sizes(combos);
+    }
     let fewest = combos.div_ceil(MAX_TASKS);
     if n <= 21 {
         return (combos.div_ceil(SMALL_BOARD_TASKS).max(1), 1, false);
@@ -177,6 +194,12 @@ fn sizes(n: u32, combos: u64, table_max_n: u32) -> (u64, u32, bool) {
     let per_task = (STRIPED_TASK_SECONDS / seconds_per_combo).floor().max(1.0) as u64;
     let parts = (seconds_per_combo / STRIPED_TASK_SECONDS).ceil().max(1.0) as u32;
     (per_task, parts, true)
+}
+
+/// The record plan's sizes for `combos` combinations: whole combinations, about
+/// [`RECORD_TASKS`] tasks, striped one task a stripe.
+fn record_sizes(combos: u64) -> (u64, u32, bool) {
+    (combos.div_ceil(RECORD_TASKS).max(1), 1, true)
 }
 
 /// The rows `x` of an `n` board turned upside down.
@@ -207,6 +230,17 @@ fn middle_images(n: u32, cm: u32, rm: u32) -> Vec<(u32, u32)> {
 impl Layout {
     /// The plan of an `n` board (the caller has checked that the method applies).
     pub fn new(n: u32) -> Layout {
+        Layout::made(n, false)
+    }
+
+    /// The plan an `n` board had before the record plan (N = 27 and 28: see
+    /// [`RECORD_PLAN_N`]; the same as [`Layout::new`] below them): what files counted then
+    /// are checked against.
+    pub fn previous(n: u32) -> Layout {
+        Layout::made(n, true)
+    }
+
+    fn made(n: u32, previous: bool) -> Layout {
         let mut p = Layout {
             geometry: Geometry::new(n),
             middles: Vec::new(),
@@ -224,7 +258,7 @@ impl Layout {
             p.add_odd_groups(all_rows);
         }
         let combos: u64 = p.groups.iter().map(|g| g.combos).sum();
-        (p.per_task, p.parts, p.striped) = sizes(n, combos, TABLE_MAX_N);
+        (p.per_task, p.parts, p.striped) = sizes(n, combos, TABLE_MAX_N, previous);
         p.number_tasks();
         p
     }
@@ -236,6 +270,11 @@ impl Layout {
         (p.per_task, p.parts, p.striped) = (1, parts, true);
         p.number_tasks();
         p
+    }
+
+    /// Whether this plan's tasks are not `other`'s (its sizes differ).
+    pub fn differs_from(&self, other: &Layout) -> bool {
+        (self.per_task, self.parts, self.striped) != (other.per_task, other.parts, other.striped)
     }
 
     /// Numbers the tasks, group by group.
@@ -459,7 +498,9 @@ mod tests {
             let p = Layout::new(n);
             assert!(p.tasks() < u32::MAX as usize, "n={n}: {} tasks", p.tasks());
             assert_eq!(p.stripe().is_some(), n >= 26, "n={n}");
-            assert_eq!(p.parts > 1, n == 28, "n={n}: {} parts", p.parts);
+            assert_eq!(p.parts, 1, "n={n}: {} parts", p.parts);
+            let before = Layout::previous(n);
+            assert_eq!(before.parts > 1, n == 28, "n={n}: {} parts", before.parts);
         }
         for of in 1..=13u32 {
             for sets in [0usize, 1, 5, 3432] {
@@ -470,6 +511,28 @@ mod tests {
                 assert_eq!(runs.last().unwrap().end, sets);
                 assert!(runs.windows(2).all(|w| w[0].end == w[1].start));
             }
+        }
+    }
+
+    /// The record plan: N = 27 and 28 in at most 10 million tasks of whole combinations (was
+    /// 24,472,001 and 521,515,801), every plan below 27 as it was; the previous plans are
+    /// still made, as they were, for the files counted in them.
+    #[test]
+    fn record_plans_hold_at_most_ten_million_tasks_and_earlier_plans_stay() {
+        let tasks = |p: &Layout| p.tasks() as u64;
+        for n in 27..=28u32 {
+            let p = Layout::new(n);
+            assert!(tasks(&p) <= 10_000_000, "n={n}: {}", tasks(&p));
+            assert!(tasks(&p) >= RECORD_TASKS / 2, "n={n}: {}", tasks(&p));
+            assert_eq!((p.parts, p.stripe()), (1, Some(1)));
+        }
+        assert_eq!(tasks(&Layout::previous(27)), 24_472_001);
+        assert_eq!(tasks(&Layout::previous(28)), 521_515_801);
+        assert_eq!(tasks(&Layout::new(26)), 1_155_624);
+        assert_eq!(tasks(&Layout::new(24)), 69_339);
+        for n in MIN_N..RECORD_PLAN_N {
+            let (a, b) = (Layout::new(n), Layout::previous(n));
+            assert_eq!((a.per_task, a.parts, a.striped), (b.per_task, b.parts, b.striped));
         }
     }
 }
