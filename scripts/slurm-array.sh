@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# One count split over a Slurm job array: each array task counts one shard, with a checkpoint
-# so that a preempted or requeued task resumes where it stopped.
+# One count split over a Slurm job array: each array task counts one shard (or several), with
+# a checkpoint so that a preempted or requeued task resumes where it stopped.
+#
+#   scripts/slurm-submit.sh 21 1000 --concurrency 50          # N=21 in 1000 shards, 50 at a time
+#   nqueens status results                                    # how far it is
+#   nqueens merge results                                     # when all are done
+#
+# or by hand, for K within the cluster's MaxArraySize:
 #
 #   mkdir -p logs                                             # Slurm opens the log before this runs
-#   sbatch --array=0-999%50 scripts/slurm-array.sh 21 1000     # N=21 in 1000 shards, 50 at a time
-#   nqueens status .                                          # how far it is
-#   nqueens merge results/n21-k1000-shard-*.json              # when all are done
+#   sbatch --array=0-999%50 scripts/slurm-array.sh 21 1000
 #
 # Arguments: N K [COUNT OPTIONS...] (e.g. --algorithm symmetric). Shards count from 0, as
-# SLURM_ARRAY_TASK_ID does: the array must cover 0..K-1, and its concurrency (%50) is
+# SLURM_ARRAY_TASK_ID does. Array task A counts the shards OFFSET + A + j*STEP for j = 0 ..
+# PER-1 (those below K), from the environment: NQUEENS_SHARD_OFFSET (0), NQUEENS_SHARD_STEP
+# (the array's length, SLURM_ARRAY_TASK_COUNT) and NQUEENS_SHARDS_PER_TASK (1): so K can pass
+# the cluster's MaxArraySize (scripts/slurm-submit.sh sets them). Its concurrency (%50) is
 # independent of K, so make K much larger than the nodes you get: Slurm hands the shards out as
 # nodes free up, which balances a cluster of unequal machines. Threads: SLURM_CPUS_PER_TASK.
-# Results and checkpoints are named by N, K and shard, in the submission directory (or
-# $NQUEENS_RUN_DIR): resubmitting the same array skips the finished shards and resumes the rest.
+# Results and checkpoints are laid out by N, K and shard under results/ and checkpoints/, in
+# directories of 1,000 shards (results/n21-k1000/000/n21-k1000-shard-7.json), in the submission
+# directory (or $NQUEENS_RUN_DIR): resubmitting the same array skips the finished shards and
+# resumes the rest. A finished shard's checkpoint is removed.
 #SBATCH --job-name=nqueens
 #SBATCH --cpus-per-task=8
 #SBATCH --time=24:00:00
@@ -36,25 +45,50 @@ number() {
 number N "$N"
 number K "$K"
 ((K >= 1)) || { echo "slurm-array.sh: K must be at least 1" >&2; exit 2; }
-I=${SLURM_ARRAY_TASK_ID:?run this under sbatch --array=0-$((K - 1))}
-number SLURM_ARRAY_TASK_ID "$I"
-if ((I >= K)); then
-  echo "array index $I is not a shard of $K (0..$((K - 1))): nothing to do" >&2
-  exit 0
-fi
+A=${SLURM_ARRAY_TASK_ID:?run this under sbatch --array=0-$((K - 1))}
+number SLURM_ARRAY_TASK_ID "$A"
+OFFSET=${NQUEENS_SHARD_OFFSET:-0}
+PER=${NQUEENS_SHARDS_PER_TASK:-1}
+STEP=${NQUEENS_SHARD_STEP:-${SLURM_ARRAY_TASK_COUNT:-1}}
+number NQUEENS_SHARD_OFFSET "$OFFSET"
+number NQUEENS_SHARDS_PER_TASK "$PER"
+number NQUEENS_SHARD_STEP "$STEP"
+((PER >= 1 && STEP >= 1)) || { echo "slurm-array.sh: NQUEENS_SHARDS_PER_TASK and NQUEENS_SHARD_STEP must be at least 1" >&2; exit 2; }
 NQUEENS=${NQUEENS:-nqueens}
 cd "${NQUEENS_RUN_DIR:-.}"
-mkdir -p results checkpoints logs
-name="n$N-k$K-shard-$I"
-out="results/$name.json"
-if [[ -s $out ]]; then
-  echo "shard $I/$K: already finished ($out), skipped"
-  exit 0
+run="n$N-k$K"
+# Counts shard $1 of K, unless its result is there.
+one_shard() {
+  local I=$1 dir name out ckpt
+  dir=$(printf '%03d' $((I / 1000)))
+  name="$run-shard-$I"
+  out="results/$run/$dir/$name.json"
+  ckpt="checkpoints/$run/$dir/$name.ckpt"
+  if [[ -s $out || -s results/$name.json ]]; then
+    echo "shard $I/$K: already finished ($out), skipped"
+    return 0
+  fi
+  mkdir -p "results/$run/$dir" "checkpoints/$run/$dir"
+  echo "shard $I/$K of N=$N on $(hostname), ${SLURM_CPUS_PER_TASK:-1} threads, $(date -u +%FT%TZ)"
+  # Written under a temporary name and renamed: a half-written result never looks finished.
+  "$NQUEENS" count "$N" --shard "$I/$K" --threads "${SLURM_CPUS_PER_TASK:-1}" \
+    --checkpoint "$ckpt" --checkpoint-every "${NQUEENS_CHECKPOINT_EVERY:-60}" \
+    --progress --progress-every "${NQUEENS_PROGRESS_EVERY:-300}" "${OPTIONS[@]}" >"$out.tmp"
+  mv "$out.tmp" "$out"
+  # The result holds all the checkpoint held: a million shards leave no million checkpoints.
+  rm -f "$ckpt" "$ckpt.lock"
+  echo "shard $I/$K: finished ($out)"
+}
+OPTIONS=("$@")
+counted=0
+for ((j = 0; j < PER; j++)); do
+  I=$((OFFSET + A + j * STEP))
+  if ((I >= K)); then
+    continue
+  fi
+  one_shard "$I"
+  counted=$((counted + 1))
+done
+if ((counted == 0)); then
+  echo "array task $A (offset $OFFSET, step $STEP, $PER a task) holds no shard of $K: nothing to do" >&2
 fi
-echo "shard $I/$K of N=$N on $(hostname), ${SLURM_CPUS_PER_TASK:-1} threads, $(date -u +%FT%TZ)"
-# Written under a temporary name and renamed: a half-written result never looks finished.
-"$NQUEENS" count "$N" --shard "$I/$K" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-  --checkpoint "checkpoints/$name.ckpt" --checkpoint-every "${NQUEENS_CHECKPOINT_EVERY:-60}" \
-  --progress --progress-every "${NQUEENS_PROGRESS_EVERY:-300}" "$@" >"$out.tmp"
-mv "$out.tmp" "$out"
-echo "shard $I/$K: finished ($out)"

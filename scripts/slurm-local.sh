@@ -7,7 +7,10 @@
 #                                  (default 17) in K=6 shards; requeue one running array task
 #                                  mid-run; wait; status, merge, audit; check the total against
 #                                  A000170 and that the requeued task resumed from its checkpoint;
-#                                  stop
+#                                  then K=1,000 shards of N=$SLURM_SPLIT_N (default 10) through
+#                                  scripts/slurm-submit.sh past MaxArraySize (100 here,
+#                                  $SLURM_MAX_ARRAY_SIZE), 8 shards an array task, merged from
+#                                  the results directory; stop
 #   scripts/slurm-local.sh stop    stop the daemons this script started, by pid
 #
 # Needs root and Debian's packages: apt-get install -y slurm-wlm munge
@@ -80,6 +83,7 @@ MinJobAge=5
 KillWait=10
 NodeName=ci NodeAddr=localhost CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=main Nodes=ci Default=YES MaxTime=INFINITE State=UP
+MaxArraySize=${SLURM_MAX_ARRAY_SIZE:-100}
 CONF
   # munge: the system's daemon if one runs, else one started here (and stopped by `stop`).
   if ! munge -n </dev/null >/dev/null 2>&1; then
@@ -142,7 +146,7 @@ test_run() {
     [[ -z $victim ]] || break
     for ((i = 0; i < k; i++)); do
       [[ $(squeue -h -j "${job}_$i" -o %T 2>/dev/null) == RUNNING ]] || continue
-      read -r done_tasks tasks < <(progress_of "checkpoints/n$n-k$k-shard-$i.ckpt") || continue
+      read -r done_tasks tasks < <(progress_of "checkpoints/n$n-k$k/000/n$n-k$k-shard-$i.ckpt") || continue
       if ((done_tasks > 0 && done_tasks < tasks)); then
         victim=$i
         echo "$ scontrol requeue ${job}_$i        # shard $i/$k running, $done_tasks of $tasks tasks saved"
@@ -162,20 +166,45 @@ test_run() {
   wait_for 900 sh -c "test -z \"\$(squeue -h -j $job)\"" || die "the array did not finish in 15 minutes"
   echo "$ nqueens status ."
   "$nq" status .
-  echo "$ nqueens merge results/n$n-k$k-shard-*.json"
+  echo "$ nqueens merge results"
   local merged total
-  merged=$("$nq" merge --json results/n"$n"-k"$k"-shard-*.json)
-  "$nq" merge results/n"$n"-k"$k"-shard-*.json
+  merged=$("$nq" merge --json results)
+  "$nq" merge results
   total=$(grep -o '"total":[0-9]*' <<<"$merged" | head -1 | cut -d: -f2)
   [[ $total == "$expected" ]] || die "merged total $total, but A000170($n) = $expected"
-  echo "$ nqueens audit results/n$n-k$k-shard-*.json --sample 0.1 --seed 1"
-  "$nq" audit results/n"$n"-k"$k"-shard-*.json --sample 0.1 --seed 1
+  echo "$ nqueens audit results/n$n-k$k/000/*.json --sample 0.1 --seed 1"
+  "$nq" audit results/n"$n"-k"$k"/000/*.json --sample 0.1 --seed 1
   local log="logs/nqueens-${job}-$victim.log"
   echo "$ grep -E 'shard|resumed|interrupted' $log"
   grep -E 'shard|resumed|interrupted' "$log" || true
   grep -q 'resumed from the checkpoint' "$log" ||
     die "the requeued shard $victim did not resume from its checkpoint (see $log)"
   say "ok: N=$n counted in $k shards under Slurm, shard $victim requeued mid-run and resumed; total $total = A000170($n)"
+  split_run "$nq"
+}
+
+# K=1,000 shards through scripts/slurm-submit.sh on a cluster whose MaxArraySize is below K.
+split_run() {
+  local nq=$1 n=${SLURM_SPLIT_N:-10} k=1000 per=8 expected jobs last total max
+  expected=$(awk -v n="$n" '$1 == n {print $2}' "$ROOT/data/oeis/b000170.txt")
+  max=$(scontrol show config | awk '$1 == "MaxArraySize" {print $3}')
+  ((max < k)) || die "MaxArraySize is $max: the split test needs it below $k"
+  mkdir -p "$STATE/split" && cd "$STATE/split"
+  echo "$ scripts/slurm-submit.sh $n $k --concurrency 2 --per-task $per --sbatch --cpus-per-task=1   # MaxArraySize $max"
+  jobs=$(NQUEENS=$nq NQUEENS_PROGRESS_EVERY=60 "$ROOT/scripts/slurm-submit.sh" "$n" "$k" \
+    --concurrency 2 --per-task "$per" --sbatch "--cpus-per-task=1")
+  (($(wc -l <<<"$jobs") == (k / per + max - 1) / max)) || die "expected $(((k / per + max - 1) / max)) arrays, got: $jobs"
+  last=$(tail -1 <<<"$jobs")
+  wait_for 600 sh -c "test -z \"\$(squeue -h)\"" || die "the split arrays did not finish in 10 minutes"
+  local results
+  results=$(find results -name '*.json' | wc -l)
+  ((results == k)) || die "$results results of $k shards"
+  [[ -z $(find checkpoints -name '*.ckpt') ]] || die "finished shards left checkpoints behind"
+  echo "$ nqueens merge results      # $results files in $(find results -mindepth 2 -type d | wc -l) directories"
+  total=$("$nq" merge --json results | grep -o '"total":[0-9]*' | head -1 | cut -d: -f2)
+  "$nq" merge results | head -2
+  [[ $total == "$expected" ]] || die "split run: merged total $total, but A000170($n) = $expected"
+  say "ok: N=$n in K=$k shards through $(wc -l <<<"$jobs") arrays of at most $max tasks (last job $last); total $total = A000170($n)"
 }
 
 case ${1:-} in

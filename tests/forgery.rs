@@ -47,7 +47,7 @@ fn merge_refuses_edited_shards_and_audit_names_a_forged_task() {
     audit.extend(strs(&files));
     let out = nqueens().args(&audit).output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{out:?}");
-    let first = v["done"][0]["id"].as_u64().unwrap();
+    let first = record(&v, 0)["id"].as_u64().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!("DIFFERS  {} task {first}:", files[1].display())),
@@ -67,11 +67,18 @@ fn a_total_that_disagrees_with_its_classes_is_refused() {
     let files = shards(&dir, &["count", "12", "-a", "symmetric"], 2);
     let good = std::fs::read_to_string(&files[0]).unwrap();
     let v: Value = serde_json::from_str(&good).unwrap();
-    let t = v["done"][0]["counts"]["total"].as_u64().unwrap();
-    let edit = good.replacen(
-        &format!("\"counts\":{{\"total\":{t},"),
-        &format!("\"counts\":{{\"total\":{},", t + 8),
-        2,
+    let st = v["counts"]["total"].as_u64().unwrap();
+    let (old_task, new_task) = edit_record(&record(&v, 0), |c| {
+        c["total"] = (c["total"].as_u64().unwrap() + 8).into()
+    });
+    let edit = replace_record(
+        &good.replacen(
+            &format!("\"counts\":{{\"total\":{st},"),
+            &format!("\"counts\":{{\"total\":{},", st + 8),
+            1,
+        ),
+        &old_task,
+        &new_task,
     );
     std::fs::write(&files[0], reseal(&edit)).unwrap();
     let mut merge = vec!["merge"];
@@ -163,9 +170,7 @@ fn audit_recounts_quadrant_tasks_and_catches_any_error() {
     assert!(how.starts_with("quadrants, "), "{how}");
     // The task with the most solutions, so that it can be lowered too (down to 0 or 1).
     let v: Value = serde_json::from_str(&good).unwrap();
-    let totals: Vec<i64> = v["done"]
-        .as_array()
-        .unwrap()
+    let totals: Vec<i64> = records(&v)
         .iter()
         .map(|d| d["counts"]["total"].as_i64().unwrap())
         .collect();
@@ -238,10 +243,8 @@ fn forged_symmetry_classes_do_not_merge() {
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();
-        let Some(d) = v["done"]
-            .as_array()
-            .unwrap()
-            .iter()
+        let Some(d) = records(&v)
+            .into_iter()
             .find(|d| d["counts"]["classes"][4].as_u64().unwrap_or(0) > 0)
         else {
             continue;
@@ -251,11 +254,11 @@ fn forged_symmetry_classes_do_not_merge() {
             new["classes"][4] = (c["classes"][4].as_u64().unwrap() + 2).into();
             (tally_text(c), tally_text(&new))
         };
-        let (old_task, new_task) = plus2(&d["counts"]);
+        let (old_task, new_task) = edit_record(&d, |c| {
+            c["classes"][4] = (c["classes"][4].as_u64().unwrap() + 2).into()
+        });
         let (old_sum, new_sum) = plus2(&v["counts"]);
-        let edited = text
-            .replacen(&old_sum, &new_sum, 1)
-            .replacen(&old_task, &new_task, 1);
+        let edited = replace_record(&text.replacen(&old_sum, &new_sum, 1), &old_task, &new_task);
         assert_ne!(edited, text);
         std::fs::write(f, reseal(&edited)).unwrap();
         forged = true;

@@ -245,12 +245,18 @@ fn a_count_past_the_table_says_what_it_will_cost() {
 
 /// A run keeps the ids of its tasks, and a run that writes a file a record of each task it
 /// counts: where those leave the method too little memory, the run is refused before it
-/// starts, with the shards that would fit (a whole N = 28: 521 million ids, 3.9 GiB; a shard
-/// of N = 28 in 300: 1.7 million ids and records, 252 MiB, beside a method that needs 644 MiB
-/// on one worker).
+/// starts, with the shards that would fit (a whole N = 28 in the plan of 13 parts a
+/// combination, the plan before the record plan: 521 million ids, 3.9 GiB; a shard of it in
+/// 300: 1.7 million ids and records, 252 MiB, beside a method that needs 644 MiB on one
+/// worker).
 #[test]
 fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
     let whole = ["count", "28", "-t", "1", "--max-memory", "3G", "--force"];
+    let nqueens = || {
+        let mut c = nqueens();
+        c.env("NQUEENS_QUARTER_PARTS", "13");
+        c
+    };
     assert_refused(
         nqueens().args(whole),
         "a count of N = 28 in one run keeps the ids of its 521515801 tasks, 3.9 GiB, which \
@@ -275,7 +281,8 @@ fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
 
 /// A run whose checkpoint or shard file would pass what resume and merge read (256 MiB) is
 /// refused before it counts or writes anything, with the shards that would fit: a whole
-/// N = 27 with a checkpoint (24 million tasks), a shard of N = 28 in 100.
+/// N = 27 with a checkpoint (the record plan's 5 million tasks), N = 28 in one shard, and a
+/// shard of N = 28 in 100 in the plan of 13 parts a combination (521 million tasks).
 #[test]
 fn a_run_whose_file_could_not_be_read_back_is_refused() {
     let dir = common::tmpdir("refusals", "big-files");
@@ -284,13 +291,19 @@ fn a_run_whose_file_could_not_be_read_back_is_refused() {
         nqueens()
             .args(["count", "27", "-t", "1", "--checkpoint"])
             .arg(&ckpt),
-        "a count of N = 27 in one run has 24472001 tasks: its checkpoint or shard file would \
+        "a count of N = 27 in one run has 4952720 tasks: its checkpoint or shard file would \
          pass the 256.0 MiB that resume and merge read (about 100 bytes a task); count it in \
-         at least 12 shards (--shard I/K)",
+         at least 3 shards (--shard I/K)",
     );
     assert!(!ckpt.exists(), "a checkpoint was written");
     assert_refused(
-        nqueens().args(["count", "28", "-t", "1", "--shard", "3/100"]),
+        nqueens().args(["count", "28", "-t", "1", "--shard", "0/1", "--force"]),
+        "shard 0/1 of N = 28 has 4457401 tasks",
+    );
+    assert_refused(
+        nqueens()
+            .env("NQUEENS_QUARTER_PARTS", "13")
+            .args(["count", "28", "-t", "1", "--shard", "3/100"]),
         "shard 3/100 of N = 28 has 5215158 tasks",
     );
 }
@@ -339,7 +352,7 @@ fn what_cannot_finish_is_refused_at_once_from_arithmetic() {
         (&["table", "29..30"], "more than a lifetime"),
         (
             &["count", "28", "--shard", "0/1", "-t", "2"],
-            "at least 249 shards",
+            "at least 3 shards",
         ),
         (
             &["count", "29", "-a", "quadrants", "--force"],

@@ -166,39 +166,85 @@ fn fields_a_plan_or_a_run_cannot_have_are_refused_by_every_reader() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The canonical text of a run's records, as `merge --help` describes it, rebuilt from the
-/// files' JSON by hand: what anyone can recompute without nqueens.
-fn canonical(files: &[PathBuf]) -> String {
+/// Every task record of `files`, as objects ([`record`]), in id order.
+fn all_records(files: &[PathBuf]) -> (Value, Vec<Value>) {
     let runs: Vec<Value> = files
         .iter()
         .map(|f| serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap())
         .collect();
-    let p = &runs[0];
-    let mut text = format!(
-        "nqueens-run-digest v1\nplan {} {} {} [] {}\n",
+    let mut done: Vec<Value> = runs.iter().flat_map(records).collect();
+    done.sort_by_key(|d| d["id"].as_u64());
+    (runs[0].clone(), done)
+}
+
+/// The plan line and a record's line of the digests' texts, by hand.
+fn plan_line(p: &Value) -> String {
+    format!(
+        "plan {} {} {} [] {}\n",
         p["n"],
         p["algorithm"].as_str().unwrap(),
         p["split_depth"],
         p["fingerprint"].as_str().unwrap()
-    );
-    let mut done: Vec<&Value> = runs
-        .iter()
-        .flat_map(|r| r["done"].as_array().unwrap())
-        .collect();
-    done.sort_by_key(|d| d["id"].as_u64());
-    for d in done {
-        let c = &d["counts"];
-        let classes = match c["classes"].as_array() {
-            Some(a) => a
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-            None => "-".into(),
-        };
-        text += &format!("{} {} {classes} {}\n", d["id"], c["total"], c["nodes"]);
+    )
+}
+
+fn record_line(d: &Value) -> String {
+    let c = &d["counts"];
+    let classes = match c["classes"].as_array() {
+        Some(a) => a
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        None => "-".into(),
+    };
+    format!("{} {} {classes} {}\n", d["id"], c["total"], c["nodes"])
+}
+
+/// The canonical text of a run's records (digest v1), as docs/guide/trust.md describes it,
+/// rebuilt from the files' JSON by hand: what anyone can recompute without nqueens.
+fn canonical(files: &[PathBuf]) -> String {
+    let (p, done) = all_records(files);
+    let mut text = format!("nqueens-run-digest v1\n{}", plan_line(&p));
+    for d in &done {
+        text += &record_line(d);
     }
     text
+}
+
+/// The digest v2 of a run, by hand from docs/guide/trust.md: each record that found
+/// something expanded by BLAKE3 into 1,024 16-bit lanes, summed modulo 2^16, then SHA-256 of
+/// the header, the plan, the number of records and the lanes.
+fn digest_v2(files: &[PathBuf]) -> String {
+    let (p, done) = all_records(files);
+    let mut lanes = vec![0u16; 1024];
+    let mut summed = 0;
+    for d in &done {
+        let c = &d["counts"];
+        let zero = |v: &Value| v.as_u64() == Some(0);
+        let classes_zero = c["classes"].as_array().is_none_or(|a| a.iter().all(zero));
+        if zero(&c["total"]) && zero(&c["nodes"]) && classes_zero {
+            continue;
+        }
+        let mut h = blake3::Hasher::new();
+        h.update(b"nqueens-run-digest v2 record\n");
+        h.update(record_line(d).as_bytes());
+        let mut out = [0u8; 2048];
+        h.finalize_xof().fill(&mut out);
+        for (l, b) in lanes.iter_mut().zip(out.chunks_exact(2)) {
+            *l = l.wrapping_add(u16::from_le_bytes([b[0], b[1]]));
+        }
+        summed += 1;
+    }
+    let mut h = Sha256::new();
+    h.update(format!(
+        "nqueens-run-digest v2\n{}records {summed}\n",
+        plan_line(&p)
+    ));
+    for l in lanes {
+        h.update(l.to_le_bytes());
+    }
+    format!("{:x}", h.finalize())
 }
 
 /// Issue 40: merge prints the SHA-256 digest of the run's records in their canonical text
@@ -212,8 +258,23 @@ fn merge_gives_the_digest_of_the_records_in_any_order_and_who_counted_them() {
     assert_eq!(code, Some(0), "{err}");
     let m: Value = serde_json::from_str(&out).unwrap();
     let digest = m["run_digest"].as_str().unwrap().to_string();
+    assert_eq!(m["digest_version"], 2);
+    assert_eq!(digest, digest_v2(&files));
+    // v1, for the runs merged before v2: SHA-256 of the canonical text.
+    let (code, out, err) = run(&["merge", "--json", "--digest", "v1"], &files);
+    assert_eq!(code, Some(0), "{err}");
+    let v1: Value = serde_json::from_str(&out).unwrap();
     let by_hand = format!("{:x}", Sha256::digest(canonical(&files).as_bytes()));
-    assert_eq!(digest, by_hand);
+    assert_eq!(v1["run_digest"], by_hand.as_str());
+    assert_eq!(v1["digest_version"], 1);
+    // The same run in another K gives the same v2 digest.
+    let dir5 = dir.join("k5");
+    std::fs::create_dir_all(&dir5).unwrap();
+    let five = shards(&dir5, &["count", "16", "-t", "1"], 5);
+    let (_, out, _) = run(&["merge", "--json"], &five);
+    let m5: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(m5["run_digest"], digest.as_str());
+    std::fs::remove_dir_all(&dir5).unwrap();
     let counted: u64 = m["counted_by"]
         .as_array()
         .unwrap()

@@ -3,8 +3,10 @@
 use super::args::{bounded, parse_seed, parse_threads, seed_or_clock};
 use super::{named, print};
 use nqueens::longrun::audit::{
-    audit, slices_of_plan, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
+    slices_of_plan, Auditor, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
 };
+use nqueens::longrun::status::{files, listed};
+use nqueens::longrun::RunFile;
 use nqueens::{Error, Kernel};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -30,6 +32,10 @@ use std::path::PathBuf;
     recompute it. The audit catches a forged count with the probability that its task is in \
     the sample (--sample 1 recounts every task, as long as counting them did), and a fault of \
     the method with the probability that a slice falls where it shows.\n\n\
+    Files may be given as arguments, as directories (searched 8 levels deep for shard \
+    results and checkpoints) or in a list file (--list, one path a line): they are read, \
+    checked and recounted one at a time, and each plan and recounting build is set up once \
+    for all its files, not once a file.\n\n\
     Exit codes: 0 every recount agrees; 3 a task or a slice differs (each one named); 2 a \
     file that cannot be read, is damaged, or fails a check.\n\n\
     With --plan N and no files, slices of --tasks random tasks of the quadrant method's plan \
@@ -41,9 +47,13 @@ use std::path::PathBuf;
     nqueens audit --plan 28 --tasks 2 --slices 3 --seed 1"
 )]
 pub struct AuditArgs {
-    /// Shard results and checkpoints to audit.
-    #[arg(value_name = "FILES", required_unless_present = "plan")]
+    /// Shard results and checkpoints to audit, or directories that hold them.
+    #[arg(value_name = "FILES|DIRS", required_unless_present_any = ["plan", "list"])]
     pub files: Vec<PathBuf>,
+    /// A file that lists the files (or directories) to audit, one path a line (`-`: standard
+    /// input).
+    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
+    pub list: Vec<PathBuf>,
     /// No files: count slices of random tasks of the quadrant method's plan of this N (4 to
     /// 28) both ways.
     #[arg(long, value_name = "N", value_parser = parse_plan, conflicts_with_all = ["files", "sample", "same_method", "backtracking"])]
@@ -119,11 +129,10 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
     if let Some(n) = a.plan {
         return plan(n, &a);
     }
-    let files = a
-        .files
-        .iter()
-        .map(|f| Recorded::read(f))
-        .collect::<nqueens::Result<Vec<_>>>()?;
+    let mut given = a.files.clone();
+    for l in &a.list {
+        given.extend(listed(l)?);
+    }
     let sample = match (a.tasks, a.sample) {
         (Some(k), _) => Sample::Tasks(k),
         (None, Some(f)) => Sample::Share(f),
@@ -141,7 +150,29 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         },
         slices: a.slices,
     };
-    let report = audit(&files, sample, seed, how, &opts)?;
+    let mut auditor = Auditor::new(sample, seed, how, &opts);
+    for g in &given {
+        let from_dir = g.is_dir();
+        for path in files(std::slice::from_ref(g))? {
+            let f = match RunFile::read(&path)? {
+                Some(file) => Recorded {
+                    name: path.display().to_string(),
+                    file,
+                },
+                // In a directory, what is not a run's file (a log, a report) is passed over.
+                None if from_dir => continue,
+                None => Recorded::read(&path)?,
+            };
+            auditor.add(&f)?;
+        }
+    }
+    let report = auditor.finish();
+    if report.files == 0 {
+        return Err(Error::Usage(
+            "audit found no shard result or checkpoint in what it was given".into(),
+        )
+        .into());
+    }
     if a.json {
         print(&(serde_json::to_string(&report)? + "\n"))?;
     } else {

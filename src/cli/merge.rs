@@ -3,9 +3,9 @@
 use super::print;
 use super::report::{text, CountReport};
 use nqueens::longrun::merge::{Merged, Merger, ShardResult};
+use nqueens::longrun::provenance::CountedBy;
 use nqueens::longrun::status::{files, listed};
 use nqueens::longrun::RunFile;
-use nqueens::longrun::provenance::CountedBy;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -131,7 +131,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     for g in &given {
         let explicit = !g.is_dir();
         for path in files(std::slice::from_ref(g))? {
-            if !explicit && !path.extension().is_some_and(|e| e == "json") {
+            if !explicit && path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
             let Some(r) = shard_at(&path, explicit)? else {

@@ -151,6 +151,29 @@ impl Tally {
             && self.classes.is_none_or(|c| <[u128; 5]>::from(c) == [0; 5])
     }
 
+    /// Whether `self` and `o` count the same, class counts left out taken as zeros (a sum of
+    /// no task has none; a shard of no task, or of tasks that found nothing, writes zeros).
+    pub fn same_counts(&self, o: &Tally) -> bool {
+        let classes = |t: &Tally| t.classes.map_or([0; 5], <[u128; 5]>::from);
+        (self.total, self.nodes, classes(self)) == (o.total, o.nodes, classes(o))
+    }
+
+    /// Which of the counts differ between `self` and `o` (`total`, `classes`, `nodes`),
+    /// separated by commas.
+    pub fn differing(&self, o: &Tally) -> String {
+        let classes = |t: &Tally| t.classes.map_or([0; 5], <[u128; 5]>::from);
+        [
+            ("total", self.total != o.total),
+            ("classes", classes(self) != classes(o)),
+            ("nodes", self.nodes != o.nodes),
+        ]
+        .iter()
+        .filter(|(_, d)| *d)
+        .map(|(w, _)| *w)
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+
     /// `self + o`, or `None` where a count would pass `u128` (only forged files get there:
     /// a sum that saturated would pass for a count).
     pub fn checked_add(&self, o: &Tally) -> Option<Tally> {

@@ -32,6 +32,7 @@ use super::shard::Shard;
 use super::RunFile;
 use crate::count::engine::{self, Counter, Observer};
 use crate::count::plan_id::PlanId;
+use crate::count::quadrants::Quadrants;
 use crate::count::tally::Tally;
 use crate::count::{Job, Options};
 use crate::error::{Error, Result};
@@ -261,6 +262,7 @@ impl Mix {
 /// Checks every file of `files` as `merge` does, then recounts a `sample` of the tasks each
 /// records (chosen by `seed`) with `threads` workers, as `how` says (see the module), and
 /// compares each with its record. A file that fails a check is an error, as in `merge`.
+/// [`Auditor`] does the same one file at a time.
 pub fn audit(
     files: &[Recorded],
     sample: Sample,
@@ -268,49 +270,126 @@ pub fn audit(
     how: Recount,
     opts: &Options,
 ) -> Result<Report> {
-    let mut report = Report {
-        files: files.len(),
-        recorded: 0,
-        recounted: 0,
-        seed,
-        audits: Vec::new(),
-        differences: Vec::new(),
-        slices: Vec::new(),
-    };
-    let mut mix = Mix(seed);
+    let mut a = Auditor::new(sample, seed, how, opts);
     for f in files {
-        let mut against = Against::new(f.plan(), opts, &f.name)?;
-        f.check(&mut against)?;
+        a.add(f)?;
+    }
+    Ok(a.finish())
+}
+
+/// An audit under way: files given one at a time ([`Auditor::add`]); each plan is rebuilt,
+/// and each recounting counter set up, once for all the files of that plan, not once a file.
+pub struct Auditor<'a> {
+    sample: Sample,
+    how: Recount,
+    opts: &'a Options,
+    mix: Mix,
+    report: Report,
+    /// The plans met so far, rebuilt (a run's files are of one).
+    plans: Vec<(PlanId, Against)>,
+    /// The counters that recount, by what they recount (plan, and build or kernel).
+    counters: Vec<(String, Arc<dyn Counter>)>,
+    /// The quadrant method's recounting plans, by plan and build.
+    quadrants: Vec<(String, Arc<Quadrants>)>,
+}
+
+impl<'a> Auditor<'a> {
+    /// An audit that recounts `sample` of each file's tasks (chosen by `seed`) as `how` says.
+    pub fn new(sample: Sample, seed: u64, how: Recount, opts: &'a Options) -> Auditor<'a> {
+        Auditor {
+            sample,
+            how,
+            opts,
+            mix: Mix(seed),
+            report: Report {
+                files: 0,
+                recorded: 0,
+                recounted: 0,
+                seed,
+                audits: Vec::new(),
+                differences: Vec::new(),
+                slices: Vec::new(),
+            },
+            plans: Vec::new(),
+            counters: Vec::new(),
+            quadrants: Vec::new(),
+        }
+    }
+
+    /// The plan of file `f`, rebuilt once for all the files of that plan.
+    fn against(&mut self, f: &Recorded) -> Result<usize> {
+        if let Some(i) = self.plans.iter().position(|(id, _)| id == f.plan()) {
+            return Ok(i);
+        }
+        let against = Against::new(f.plan(), self.opts, &f.name)?;
+        self.plans.push((f.plan().clone(), against));
+        Ok(self.plans.len() - 1)
+    }
+
+    /// The counter `key` names, made by `make` the first time it is asked for.
+    pub(super) fn counter(
+        &mut self,
+        key: String,
+        make: impl FnOnce() -> Result<Arc<dyn Counter>>,
+    ) -> Result<Arc<dyn Counter>> {
+        if let Some((_, c)) = self.counters.iter().find(|(k, _)| *k == key) {
+            return Ok(c.clone());
+        }
+        let c = make()?;
+        self.counters.push((key, c.clone()));
+        Ok(c)
+    }
+
+    /// Checks file `f` as `merge` does and recounts its sample.
+    pub fn add(&mut self, f: &Recorded) -> Result<()> {
+        let p = self.against(f)?;
+        f.check(&mut self.plans[p].1)?;
         let quadrants = f.plan().algorithm == Algorithm::Quadrants;
         let all;
         let done = match &f.file {
             RunFile::Shard(r) if r.sparse() => {
-                all = against.all_records(r);
+                all = self.plans[p].1.all_records(r);
                 &all[..]
             }
             _ => f.done(),
         };
-        let picked = mix.choose(done.len(), sample.size(done.len(), quadrants));
+        let picked = self
+            .mix
+            .choose(done.len(), self.sample.size(done.len(), quadrants));
         let ids: Vec<u32> = picked.iter().map(|&i| done[i].id).collect();
+        let opts = self.opts;
         let (recounted, audit) = if quadrants {
-            recount_quadrants(f, &ids, how, opts, &mut mix, &mut report.slices)?
+            let how = self.how;
+            recount_quadrants(self, f, &ids, how)?
         } else {
-            let k = how.kernel.unwrap_or_else(|| other_kernel(f.kernel()));
-            let job = Job::from_id(f.plan(), &opts.clone().with_kernel(k))
-                .map_err(|e| Error::Input(format!("{}: {e}", f.name)))?;
-            let recounted = recount(job.counter(), &ids, opts)?;
+            let k = self.how.kernel.unwrap_or_else(|| other_kernel(f.kernel()));
+            let key = format!("{} kernel {k}", f.plan().fingerprint);
+            let counter = self.counter(key, || {
+                Job::from_id(f.plan(), &opts.clone().with_kernel(k))
+                    .map(|job| job.counter())
+                    .map_err(|e| Error::Input(format!("{}: {e}", f.name)))
+            })?;
+            let recounted = recount(counter, &ids, opts)?;
             (recounted, file_audit(f, &ids, format!("kernel {k}"), true))
         };
         for (&i, &(id, got)) in picked.iter().zip(&recounted) {
             let recorded = done[i].counts;
             debug_assert_eq!(id, done[i].id);
-            let differs = if audit.nodes_compared {
-                recorded != got
+            let same = if audit.nodes_compared {
+                recorded == got
             } else {
-                (recorded.total, recorded.classes) != (got.total, got.classes)
+                (recorded.total, recorded.classes) == (got.total, got.classes)
             };
+            // A task a version 5 file leaves out is recorded with no counts at all (not even
+            // class counts of 0): its recount must find nothing too.
+            let nothing = |t: &Tally| {
+                t.total == 0 && t.classes.is_none_or(|c| <[u128; 5]>::from(c) == [0; 5])
+            };
+            let both_empty =
+                recorded.is_zero() && nothing(&got) && (got.nodes == 0 || !audit.nodes_compared);
+            let differs = !(same || both_empty);
             if differs {
-                report.differences.push(Difference {
+                self.report.differences.push(Difference {
                     file: f.name.clone(),
                     task: id,
                     recorded,
@@ -318,14 +397,20 @@ pub fn audit(
                 });
             }
         }
-        report.recorded += done.len();
-        report.recounted += ids.len();
-        report.audits.push(FileAudit {
+        self.report.files += 1;
+        self.report.recorded += done.len();
+        self.report.recounted += ids.len();
+        self.report.audits.push(FileAudit {
             recorded: done.len(),
             ..audit
         });
+        Ok(())
     }
-    Ok(report)
+
+    /// The report of every file added.
+    pub fn finish(self) -> Report {
+        self.report
+    }
 }
 
 /// What an audit of file `f` says of how its tasks `ids` were recounted.

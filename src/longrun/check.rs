@@ -122,12 +122,17 @@ impl Against {
                 "its tasks' counts add up past 2^128".to_string(),
             ));
         };
-        if sum != r.counts {
+        if !sum.same_counts(&r.counts) {
             return Err(forged(
                 name,
                 format!(
-                    "its tasks' counts add up to {} solutions, but it says {}",
-                    sum.total, r.counts.total
+                    "its tasks' counts add up to {} solutions ({} nodes), but it says {} ({} \
+                     nodes): its {} differ",
+                    sum.total,
+                    sum.nodes,
+                    r.counts.total,
+                    r.counts.nodes,
+                    sum.differing(&r.counts)
                 ),
             ));
         }

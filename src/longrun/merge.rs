@@ -42,9 +42,9 @@ pub struct Merger {
     against: Against,
     first_name: String,
     first: ShardResult,
-    /// Which shards were given: the index of the file that gave each, by shard (0: none).
-    seen: Vec<u32>,
-    files: u32,
+    /// Which shards were given: the file that gave each, by shard (a few dozen bytes a
+    /// shard, whatever its records).
+    seen: Vec<Option<Box<str>>>,
     tally: Tally,
     threads: usize,
     seconds: f64,
@@ -72,8 +72,7 @@ impl Merger {
                 counted_by: Vec::new(),
                 ..first.clone()
             },
-            seen: vec![0; first.shard.count as usize],
-            files: 0,
+            seen: vec![None; first.shard.count as usize],
             tally: Tally::default(),
             threads: 0,
             seconds: 0.0,
@@ -101,15 +100,14 @@ impl Merger {
     /// given yet, and pass its checks against the plan ([`Against::shard`]).
     pub fn add(&mut self, name: &str, p: &ShardResult) -> Result<()> {
         check_same(&self.first_name, &self.first, name, p)?;
-        self.files += 1;
         let slot = &mut self.seen[p.shard.index as usize];
-        if *slot != 0 {
+        if let Some(other) = slot {
             return Err(Error::Input(format!(
-                "shard {} is given twice: file {} of the list and {name}",
-                p.shard, *slot
+                "shard {} is given twice: {other} and {name}",
+                p.shard
             )));
         }
-        *slot = self.files;
+        *slot = Some(name.into());
         self.against.shard(name, p)?;
         self.tally = self.tally.checked_add(&p.counts).ok_or_else(|| {
             Error::Input(format!(
@@ -124,7 +122,8 @@ impl Merger {
             self.digest.add(d);
         }
         if let Some(v1) = &mut self.v1 {
-            v1.extend(self.against.all_records(p));
+            // The records the files list (every task's, in files before version 5).
+            v1.extend(p.done.iter().copied());
         }
         for c in &p.counted_by {
             let key = (c.build.clone(), c.cpu.clone(), c.host.clone());
@@ -143,7 +142,9 @@ impl Merger {
     /// returns the merged run.
     pub fn finish(self) -> Result<Merged> {
         let k = self.first.shard.count;
-        let missing: Vec<u32> = (0..k).filter(|&i| self.seen[i as usize] == 0).collect();
+        let missing: Vec<u32> = (0..k)
+            .filter(|&i| self.seen[i as usize].is_none())
+            .collect();
         if !missing.is_empty() {
             return Err(missing_shards(&missing, k));
         }

@@ -158,7 +158,11 @@ impl RunDigest {
     /// line `records R`, and the 1024 lanes as 2048 bytes, little-endian.
     pub fn finish(&self, plan: &PlanId) -> String {
         let mut h = Sha256::new();
-        h.update(format!("{DIGEST_V2_HEADER}\n{}records {}\n", plan_line(plan), self.records));
+        h.update(format!(
+            "{DIGEST_V2_HEADER}\n{}records {}\n",
+            plan_line(plan),
+            self.records
+        ));
         for lane in self.lanes.iter() {
             h.update(lane.to_le_bytes());
         }

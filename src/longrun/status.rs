@@ -8,7 +8,7 @@
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
 use super::check::Against;
-use super::merge::{self, Merged, ShardResult};
+use super::merge::{Merged, Merger};
 use super::shard::Assignment;
 use super::RunFile;
 use crate::count::plan_id::PlanId;
@@ -180,27 +180,45 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 
 /// Reads `files` (see [`files`]) and says where the run stands. A file that cannot be read,
 /// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
-/// checkpoint is skipped.
+/// checkpoint is skipped. The files are read twice, one at a time (first to find the run,
+/// then to check and add up each): what is held does not grow with the records, only a few
+/// bytes a shard.
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
-    let found = read_run_files(files)?;
-    let (plan, k) = the_run(&found)?;
-    let first = found
-        .iter()
-        .find(|(_, f)| key(f).as_ref() == Some(&(plan.clone(), k)))
-        .map_or("", |(name, _)| name.as_str());
-    let mut against = Against::new(&plan, opts, first)?;
+    let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
+    for f in files {
+        if let Some((_, file)) = read_run_file(f)? {
+            if let Some(k) = key(&file) {
+                match keys.iter_mut().find(|(key, _, _)| *key == k) {
+                    Some((_, c, _)) => *c += 1,
+                    None => keys.push((k, 1, f.display().to_string())),
+                }
+            }
+        }
+    }
+    let Some(((plan, k), _, first)) = keys.into_iter().max_by_key(|(_, c, _)| *c) else {
+        return Err(Error::Input(
+            "no shard results or shard checkpoints found: give the directory of a distributed \
+             run (or its files)"
+                .into(),
+        ));
+    };
+    let mut against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
     let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
     let mut states = vec![ShardState::Missing; k as usize];
     let mut foreign = Vec::new();
-    let mut results = Vec::new();
-    for (name, f) in found {
-        if key(&f).as_ref() != Some(&(plan.clone(), k)) {
+    let mut merger: Option<Merger> = None;
+    let mut merge_error = None;
+    for f in files {
+        let Some((name, file)) = read_run_file(f)? else {
+            continue;
+        };
+        if key(&file).as_ref() != Some(&(plan.clone(), k)) {
             foreign.push(name);
             continue;
         }
-        match f {
+        match file {
             RunFile::Shard(r) => {
                 against.shard(&name, &r)?;
                 let i = r.shard.index as usize;
@@ -209,7 +227,15 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                     solutions: r.counts.total,
                     seconds: r.seconds,
                 };
-                results.push((name, r));
+                if merge_error.is_none() {
+                    let m = match &mut merger {
+                        Some(m) => Ok(m),
+                        None => Merger::new(&name, &r, opts).map(|m| merger.insert(m)),
+                    };
+                    if let Err(e) = m.and_then(|m| m.add(&name, &r)) {
+                        merge_error = Some(e);
+                    }
+                }
             }
             RunFile::Checkpoint(c) => {
                 against.checkpoint(&name, &c)?;
@@ -223,12 +249,21 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                     .iter()
                     .filter_map(|d| work.get(d.id))
                     .fold(0.0, |a, e| a + e as f64);
+                let mut solutions = 0u128;
+                for d in &c.done {
+                    solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
+                        Error::Input(format!(
+                            "{name}: its tasks' counts add up past 2^128: it was forged or \
+                             damaged"
+                        ))
+                    })?;
+                }
                 states[i] = ShardState::Partial {
                     file: name,
                     done: c.done.len(),
                     tasks: c.tasks,
                     work: (done_work / shard_work[i].max(1.0)).min(1.0),
-                    solutions: c.done.iter().map(|d| d.counts.total).sum(),
+                    solutions,
                 };
             }
         }
@@ -238,48 +273,21 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
         k,
         states,
         foreign,
-        (&results, opts),
+        (merger, merge_error),
         &shard_work,
         all_work,
     )
 }
 
-/// The shards and checkpoints among `files`, each with its name; what is neither is left out.
-fn read_run_files(files: &[PathBuf]) -> Result<Vec<(String, RunFile)>> {
-    let mut found = Vec::new();
-    for f in files {
-        // A file that cannot be read is a file of the run that fails (exit 2), never "not
-        // yet" (exit 1): a script waiting for 0 would wait for ever.
-        let read = RunFile::read(f).map_err(|e| match e {
-            Error::Io { .. } => Error::Input(e.to_string()),
-            e => e,
-        });
-        if let Some(r) = read? {
-            found.push((f.display().to_string(), r));
-        }
-    }
-    Ok(found)
-}
-
-/// The run the files are of: the (plan, K) most of them belong to.
-fn the_run(found: &[(String, RunFile)]) -> Result<(PlanId, u32)> {
-    let mut keys: Vec<((PlanId, u32), usize)> = Vec::new();
-    for (_, f) in found {
-        if let Some(k) = key(f) {
-            match keys.iter_mut().find(|(key, _)| *key == k) {
-                Some((_, c)) => *c += 1,
-                None => keys.push((k, 1)),
-            }
-        }
-    }
-    match keys.into_iter().max_by_key(|(_, c)| *c) {
-        Some((run, _)) => Ok(run),
-        None => Err(Error::Input(
-            "no shard results or shard checkpoints found: give the directory of a distributed \
-             run (or its files)"
-                .into(),
-        )),
-    }
+/// The shard result or checkpoint in `f`, with its name; `None` for a file that is neither.
+fn read_run_file(f: &Path) -> Result<Option<(String, RunFile)>> {
+    // A file that cannot be read is a file of the run that fails (exit 2), never "not yet"
+    // (exit 1): a script waiting for 0 would wait for ever.
+    let read = RunFile::read(f).map_err(|e| match e {
+        Error::Io { .. } => Error::Input(e.to_string()),
+        e => e,
+    });
+    Ok(read?.map(|r| (f.display().to_string(), r)))
 }
 
 fn summarise(
@@ -287,48 +295,63 @@ fn summarise(
     k: u32,
     states: Vec<ShardState>,
     foreign: Vec<String>,
-    (results, opts): (&[(String, ShardResult)], &Options),
+    (merger, merge_error): (Option<Merger>, Option<Error>),
     shard_work: &[f64],
     all_work: f64,
 ) -> Result<Status> {
     let (mut finished, mut partial, mut missing) = (0, 0, 0);
     let (mut solutions, mut done_work) = (0u128, 0f64);
     let (mut fin_work, mut fin_seconds) = (0f64, 0f64);
+    let mut overflow = false;
     for (i, s) in states.iter().enumerate() {
-        match s {
+        let t = match s {
             ShardState::Finished {
                 solutions: t,
                 seconds,
                 ..
             } => {
                 finished += 1;
-                solutions += t;
                 done_work += shard_work[i];
                 fin_work += shard_work[i];
                 fin_seconds += seconds;
+                *t
             }
             ShardState::Partial {
                 solutions: t, work, ..
             } => {
                 partial += 1;
-                solutions += t;
                 done_work += work * shard_work[i];
+                *t
             }
-            ShardState::Missing => missing += 1,
-        }
+            ShardState::Missing => {
+                missing += 1;
+                0
+            }
+        };
+        solutions = solutions.checked_add(t).unwrap_or_else(|| {
+            overflow = true;
+            u128::MAX
+        });
+    }
+    if overflow {
+        return Err(Error::Input(
+            "the run's files' solutions add up past 2^128: a file was forged or damaged; audit \
+             them to find which"
+                .into(),
+        ));
     }
     let left = (all_work - done_work).max(0.0);
     let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
-    let (merged, merge_error) = if finished == k as usize {
-        match merge::merge(results, opts) {
+    let (merged, merge_error) = match (finished == k as usize, merger, merge_error) {
+        (true, _, Some(e)) => (None, Some(e)),
+        (true, Some(m), None) => match m.finish() {
             Ok(m) => {
                 let checked = m.totals.cross_check().err();
                 (Some(m), checked)
             }
             Err(e) => (None, Some(e)),
-        }
-    } else {
-        (None, None)
+        },
+        _ => (None, None),
     };
     Ok(Status {
         plan: plan.describe(),

@@ -59,21 +59,72 @@ pub fn bump(c: &Value, by: u64) -> (String, String) {
     (tally_text(c), tally_text(&new))
 }
 
+/// Task record `i` of a shard file as an object, `{"id", "counts": {"total", "classes",
+/// "nodes"}}`, whichever form the file writes it in (version 5: `[ID, TOTAL, NODES, C1, C8,
+/// QUARTERS, SYM90, SYM180]`).
+pub fn record(v: &Value, i: usize) -> Value {
+    let d = &v["done"][i];
+    if d.is_object() {
+        return d.clone();
+    }
+    let a = d.as_array().unwrap();
+    let classes = if a.len() == 8 {
+        Value::from(a[3..].to_vec())
+    } else {
+        Value::Null
+    };
+    serde_json::json!({"id": a[0], "counts": {"total": a[1], "classes": classes, "nodes": a[2]}})
+}
+
+/// Every task record of a shard file, as objects ([`record`]).
+pub fn records(v: &Value) -> Vec<Value> {
+    (0..v["done"].as_array().unwrap().len())
+        .map(|i| record(v, i))
+        .collect()
+}
+
+/// The text of record `d` (an object, [`record`]) in a version 5 file.
+pub fn record_text(d: &Value) -> String {
+    let c = &d["counts"];
+    let mut parts = vec![
+        d["id"].to_string(),
+        c["total"].to_string(),
+        c["nodes"].to_string(),
+    ];
+    if let Some(cl) = c["classes"].as_array() {
+        parts.extend(cl.iter().map(|x| x.to_string()));
+    }
+    format!("[{}]", parts.join(","))
+}
+
+/// `(old, new)` text of record `d` (an object) with its counts changed by `edit`.
+pub fn edit_record(d: &Value, edit: impl Fn(&mut Value)) -> (String, String) {
+    let mut new = d.clone();
+    edit(&mut new["counts"]);
+    (record_text(d), record_text(&new))
+}
+
+/// Replaces the first `old` after the file's `"done"` key with `new`.
+pub fn replace_record(text: &str, old: &str, new: &str) -> String {
+    let at = text.find("\"done\":").unwrap();
+    let (head, tail) = text.split_at(at);
+    assert!(tail.contains(old), "{old} not in the file's records");
+    format!("{head}{}", tail.replacen(old, new, 1))
+}
+
 /// Adds `by` solutions to the first task of a shard file and to its sums, consistently, and
 /// re-seals it: a forgery only a recount can find.
 pub fn forge_task(path: &Path, by: u64) {
     let text = std::fs::read_to_string(path).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
-    let (old_task, new_task) = bump(&v["done"][0]["counts"], by);
+    let (old_task, new_task) = edit_record(&record(&v, 0), |c| {
+        let (_, new) = bump(c, by);
+        *c = serde_json::from_str(&new).unwrap();
+    });
     let (old_sum, new_sum) = bump(&v["counts"], by);
     // Text edits keep the file's field order, which the seal depends on.
-    let edited = text
-        .replacen(&old_sum, &new_sum, 1)
-        .replacen(&old_task, &new_task, 1);
-    assert_eq!(
-        edited.len(),
-        text.len() + 2 * (new_sum.len() - old_sum.len())
-    );
+    let edited = replace_record(&text.replacen(&old_sum, &new_sum, 1), &old_task, &new_task);
+    assert_ne!(edited, text);
     std::fs::write(path, reseal(&edited)).unwrap();
 }
 
@@ -95,13 +146,13 @@ pub fn shift_quadrant_task(path: &Path, index: usize, delta: i64) -> u64 {
         cl[2] = (cl[2].as_i64().unwrap() + delta / 2).into();
         (tally_text(c), tally_text(&new))
     };
-    let task = &v["done"][index];
-    let (old_task, new_task) = shift(&task["counts"]);
+    let task = record(&v, index);
+    let (old_task, new_task) = edit_record(&task, |c| {
+        let (_, new) = shift(c);
+        *c = serde_json::from_str(&new).unwrap();
+    });
     let (old_sum, new_sum) = shift(&v["counts"]);
-    let pos = text.find(&format!("{{\"id\":{},", task["id"])).unwrap();
-    let (head, tail) = text.split_at(pos);
-    let edited =
-        format!("{head}{}", tail.replacen(&old_task, &new_task, 1)).replacen(&old_sum, &new_sum, 1);
+    let edited = replace_record(&text, &old_task, &new_task).replacen(&old_sum, &new_sum, 1);
     assert_ne!(edited, text);
     std::fs::write(path, reseal(&edited)).unwrap();
     task["id"].as_u64().unwrap()

@@ -204,7 +204,7 @@ impl Quadrants {
     /// its id, its tasks and their work estimates, to check files against. Not a count: its
     /// placements are not stored and no memory is budgeted ([`Quadrants::within`] makes a
     /// plan that counts).
-    pub(crate) fn unfilled(n: u32, settings: &Settings) -> Result<Quadrants> {
+    pub fn unfilled(n: u32, settings: &Settings) -> Result<Quadrants> {
         Quadrants::planned(n, settings)
     }
 

@@ -162,7 +162,7 @@ pub(super) struct Layout {
 /// a row set's east side is built once, not once a part.
 pub const RECORD_PLAN_N: u32 = 27;
 
-/// About how many tasks a record plan has (N = 27: 4,999,921; N = 28: 5,014,576), well
+/// About how many tasks a record plan has (N = 27: 4,952,720; N = 28: 4,457,401), well
 /// under the 10 million a record run's bookkeeping is sized for. A task is then about
 /// 1/5,000,000 of the work on average, and even one of row sets 20 times the average stays
 /// under 1/100,000 of it: fine enough to balance 10,000 cores.
@@ -532,7 +532,10 @@ mod tests {
         assert_eq!(tasks(&Layout::new(24)), 69_339);
         for n in MIN_N..RECORD_PLAN_N {
             let (a, b) = (Layout::new(n), Layout::previous(n));
-            assert_eq!((a.per_task, a.parts, a.striped), (b.per_task, b.parts, b.striped));
+            assert_eq!(
+                (a.per_task, a.parts, a.striped),
+                (b.per_task, b.parts, b.striped)
+            );
         }
     }
 }

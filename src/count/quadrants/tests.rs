@@ -308,14 +308,35 @@ fn a_tight_limit_is_met_by_pieces() {
     assert!(matches!(refused, Error::Memory(_)), "{refused}");
 }
 
-/// A striped plan's set-up holds nothing per task (N = 28: 521 million tasks, whose
-/// estimates and shards would be 6 GiB): one worker of N = 28 fits in 1 GiB.
+/// A striped plan's set-up holds nothing per task (N = 28's previous plan: 521 million
+/// tasks, whose estimates and shards would be 6 GiB): one worker of N = 28 fits in 1 GiB, in
+/// the record plan (about 5 million tasks of whole row sets, counted in pieces) and in the
+/// previous one.
 #[test]
 fn a_striped_plan_needs_nothing_per_task() {
     let q = Quadrants::within(28, 1, 1 << 30, &Settings::default()).unwrap();
     assert!(q.stripe().is_some());
+    assert!(
+        (4_000_000..=10_000_000).contains(&q.tasks()),
+        "{}",
+        q.tasks()
+    );
+    assert!(q.memory_estimate() <= 1 << 30, "{}", q.memory_estimate());
+    let previous = Settings {
+        previous: true,
+        ..Settings::default()
+    };
+    let q = Quadrants::within(28, 1, 1 << 30, &previous).unwrap();
     assert!(q.tasks() > 500_000_000, "{}", q.tasks());
     assert!(q.memory_estimate() <= 1 << 30, "{}", q.memory_estimate());
+    // Files of the previous plan are still read: readers find it from its fingerprint.
+    let id = q.id();
+    assert!(Settings::default().for_plan(28, &id.fingerprint).previous);
+    assert!(
+        !Settings::default()
+            .for_plan(28, "0123456789abcdef")
+            .previous
+    );
 }
 
 /// Every slice of every task up to N = 14 (and of striped plans in parts up to 11) counts the

@@ -2,7 +2,7 @@
 //! build (or in the file's own, or by backtracking), and slices of them counted both by the
 //! method and by backtracking ([`SliceCheck`]).
 
-use super::{file_audit, recount, FileAudit, Mix, QuadrantRecount, Recorded, Recount};
+use super::{file_audit, recount, Auditor, FileAudit, Mix, QuadrantRecount, Recorded, Recount};
 use crate::count::arch::Build;
 use crate::count::memory;
 use crate::count::quadrants::slice::{self, Slice};
@@ -59,37 +59,50 @@ fn recount_build(f: &Recorded, how: QuadrantRecount) -> Build {
 }
 
 /// Recounts the tasks `ids` of quadrant method file `f` as `how` says, drawing slices with
-/// `mix` into `slices`; returns the recounted tallies, by id, and how it recounted.
+/// the auditor's seed into its report; returns the recounted tallies, by id, and how it
+/// recounted. The recounting plan is set up once for all the files of a plan.
 pub(super) fn recount_quadrants(
+    a: &mut Auditor,
     f: &Recorded,
     ids: &[u32],
     how: Recount,
-    opts: &Options,
-    mix: &mut Mix,
-    slices: &mut Vec<SliceCheck>,
 ) -> Result<(Vec<(u32, Tally)>, FileAudit)> {
+    let opts = a.opts;
     let named = |e: Error| Error::Input(format!("{}: {e}", f.name));
+    let fingerprint = &f.plan().fingerprint;
     if how.quadrants == QuadrantRecount::Backtracking {
-        let job = Job::recounting(f.plan(), opts, false).map_err(named)?;
-        let got = recount(job.counter(), ids, opts)?;
+        let counter = a.counter(format!("{fingerprint} backtracking"), || {
+            Ok(Job::recounting(f.plan(), opts, false)
+                .map_err(named)?
+                .counter())
+        })?;
+        let got = recount(counter, ids, opts)?;
         let audit = file_audit(f, ids, "backtracking by row set".into(), false);
         return Ok((got, audit));
     }
     let build = recount_build(f, how.quadrants);
-    let settings = Settings {
-        build: build.name().parse::<BuildCap>().ok(),
-        ..opts.quadrants
+    let key = format!("{fingerprint} quadrants {}", build.name());
+    let q = match a.quadrants.iter().find(|(k, _)| *k == key) {
+        Some((_, q)) => q.clone(),
+        None => {
+            let settings = Settings {
+                build: build.name().parse::<BuildCap>().ok(),
+                ..opts.quadrants.for_plan(f.plan().n, fingerprint)
+            };
+            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+            let q = Quadrants::within(f.plan().n, opts.resolved_threads(), limit, &settings)?;
+            f.plan()
+                .check_fingerprint(&q.id().fingerprint)
+                .map_err(named)?;
+            let q = Arc::new(q);
+            a.quadrants.push((key, q.clone()));
+            q
+        }
     };
-    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-    let q = Quadrants::within(f.plan().n, opts.resolved_threads(), limit, &settings)?;
-    f.plan()
-        .check_fingerprint(&q.id().fingerprint)
-        .map_err(named)?;
-    let q = Arc::new(q);
     let got = recount(q.clone(), ids, opts)?;
     if how.quadrants == QuadrantRecount::OtherBuild {
-        for s in draw_slices(&q, f, ids, how.slices, mix) {
-            slices.push(check_slice(&q, &f.name, s)?);
+        for s in draw_slices(&q, f, ids, how.slices, &mut a.mix) {
+            a.report.slices.push(check_slice(&q, &f.name, s)?);
         }
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Submits a count of N in K shards to Slurm as job arrays no longer than the cluster's
+# MaxArraySize (read from `scontrol show config`), each array task counting PER shards, with
+# the concurrency asked for: scripts/slurm-array.sh does the counting.
+#
+#   scripts/slurm-submit.sh N K [--concurrency C] [--per-task PER] [--max-array M]
+#                           [--sbatch "SBATCH OPTIONS"] [-- COUNT OPTIONS...]
+#
+#   scripts/slurm-submit.sh 28 1000000 --concurrency 2000 --per-task 10 --sbatch "--cpus-per-task=16 --time=2-0"
+#
+# K shards make T = ceil(K / PER) array tasks, in arrays of at most L = min(MaxArraySize, T)
+# tasks: array j, of LEN tasks, counts the shards j*L*PER + A + m*LEN (A its task, m = 0 ..
+# PER-1). With more
+# than one array they run one after another (each depends on the one before, afterany), each
+# at most C at a time, so that no more than C shards run at once; choose PER so that one
+# array holds them all (PER = ceil(K / MaxArraySize)) to have no wait between arrays.
+# Logs go to logs/ARRAY-J/ (made here: Slurm opens a log before the job runs). Prints the
+# job ids, one a line. The environment (NQUEENS, NQUEENS_RUN_DIR, ...) goes to the jobs.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+usage() {
+  echo "usage: $0 N K [--concurrency C] [--per-task PER] [--max-array M] [--sbatch \"OPTIONS\"] [-- COUNT OPTIONS...]" >&2
+  exit 2
+}
+number() {
+  [[ $2 =~ ^[1-9][0-9]{0,9}$ ]] || {
+    echo "slurm-submit.sh: $1 must be a positive decimal number, not '$2'" >&2
+    exit 2
+  }
+}
+(($# >= 2)) || usage
+N=$1 K=$2
+shift 2
+number N "$N"
+number K "$K"
+C="" PER=1 MAX="" SBATCH=""
+while (($#)); do
+  case $1 in
+  --concurrency) C=${2:-}; number --concurrency "$C"; shift 2 ;;
+  --per-task) PER=${2:-}; number --per-task "$PER"; shift 2 ;;
+  --max-array) MAX=${2:-}; number --max-array "$MAX"; shift 2 ;;
+  --sbatch) SBATCH=${2:-}; shift 2 ;;
+  --) shift; break ;;
+  *) usage ;;
+  esac
+done
+if [[ -z $MAX ]]; then
+  MAX=$(scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" {print $3}')
+  [[ -n $MAX ]] || { echo "slurm-submit.sh: cannot read MaxArraySize from 'scontrol show config': give --max-array M" >&2; exit 1; }
+  number MaxArraySize "$MAX"
+fi
+T=$(((K + PER - 1) / PER))
+L=$((T < MAX ? T : MAX))
+ARRAYS=$(((T + L - 1) / L))
+cd "${NQUEENS_RUN_DIR:-.}"
+prev=""
+for ((j = 0; j < ARRAYS; j++)); do
+  offset=$((j * L * PER))
+  # This array's tasks: as many as hold one of its shards.
+  left=$(((K - offset + PER - 1) / PER))
+  len=$((left < L ? left : L))
+  spec="0-$((len - 1))${C:+%$C}"
+  mkdir -p "logs/array-$j"
+  # shellcheck disable=SC2086 # SBATCH is options, split on purpose
+  id=$(NQUEENS_SHARD_OFFSET=$offset NQUEENS_SHARD_STEP=$len NQUEENS_SHARDS_PER_TASK=$PER \
+    sbatch --parsable --array="$spec" --output="logs/array-$j/nqueens-%A-%a.log" \
+    ${prev:+--dependency=afterany:$prev} $SBATCH "$HERE/slurm-array.sh" "$N" "$K" "$@")
+  id=${id%%;*}
+  echo "slurm-submit: array $j of $ARRAYS: job $id, tasks $spec, shards $offset.. of $K ($PER a task, step $len)" >&2
+  echo "$id"
+  prev=$id
+done
