@@ -150,8 +150,22 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         },
         slices: a.slices,
     };
-    let mut auditor = Auditor::new(sample, seed, how, &opts);
-    for g in &given {
+    let report = audit_all(&given, Auditor::new(sample, seed, how, &opts))?;
+    if a.json {
+        print(&(serde_json::to_string(&report)? + "\n"))?;
+    } else {
+        print(&text(&report))?;
+    }
+    if !report.agrees() {
+        return Err(differs(&report).into());
+    }
+    Ok(())
+}
+
+/// The files under `given` (directories searched, what is not a run's file there passed
+/// over), each read, audited and dropped in turn.
+fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<Report> {
+    for g in given {
         let from_dir = g.is_dir();
         for path in files(std::slice::from_ref(g))? {
             let f = match RunFile::read(&path)? {
@@ -159,7 +173,6 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
                     name: path.display().to_string(),
                     file,
                 },
-                // In a directory, what is not a run's file (a log, a report) is passed over.
                 None if from_dir => continue,
                 None => Recorded::read(&path)?,
             };
@@ -173,12 +186,12 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    if a.json {
-        print(&(serde_json::to_string(&report)? + "\n"))?;
-    } else {
-        print(&text(&report))?;
-    }
-    if !report.agrees() {
+    Ok(report)
+}
+
+/// The error of an audit where something differs, naming the first.
+fn differs(report: &Report) -> Error {
+    {
         let slices = report.slices.iter().filter(|s| !s.agrees).count();
         let first = match (
             report.differences.first(),
@@ -193,7 +206,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         } else {
             format!(" and {slices} of {} slices", report.slices.len())
         };
-        return Err(Error::Differs(format!(
+        Error::Differs(format!(
             "{} of {} recounted tasks{of_slices} differ (first: {first}): those results are \
              wrong or forged{}; count them again",
             report.differences.len(),
@@ -204,9 +217,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
                 ""
             },
         ))
-        .into());
     }
-    Ok(())
 }
 
 /// `audit --plan N`: slices of random tasks of the plan, counted both ways.

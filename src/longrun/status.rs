@@ -8,9 +8,11 @@
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
 use super::check::Against;
+use super::checkpoint::Checkpoint;
 use super::merge::{Merged, Merger};
 use super::shard::Assignment;
 use super::RunFile;
+use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
 use crate::count::Options;
 use crate::error::{Error, Result};
@@ -184,24 +186,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// then to check and add up each): what is held does not grow with the records, only a few
 /// bytes a shard.
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
-    let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
-    for f in files {
-        if let Some((_, file)) = read_run_file(f)? {
-            if let Some(k) = key(&file) {
-                match keys.iter_mut().find(|(key, _, _)| *key == k) {
-                    Some((_, c, _)) => *c += 1,
-                    None => keys.push((k, 1, f.display().to_string())),
-                }
-            }
-        }
-    }
-    let Some(((plan, k), _, first)) = keys.into_iter().max_by_key(|(_, c, _)| *c) else {
-        return Err(Error::Input(
-            "no shard results or shard checkpoints found: give the directory of a distributed \
-             run (or its files)"
-                .into(),
-        ));
-    };
+    let (plan, k, first) = find_run(files)?;
     let mut against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
     let shard_work = Assignment::new(&work, k).loads(&work);
@@ -244,27 +229,7 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                 if matches!(states[i], ShardState::Finished { .. }) {
                     continue;
                 }
-                let done_work: f64 = c
-                    .done
-                    .iter()
-                    .filter_map(|d| work.get(d.id))
-                    .fold(0.0, |a, e| a + e as f64);
-                let mut solutions = 0u128;
-                for d in &c.done {
-                    solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
-                        Error::Input(format!(
-                            "{name}: its tasks' counts add up past 2^128: it was forged or \
-                             damaged"
-                        ))
-                    })?;
-                }
-                states[i] = ShardState::Partial {
-                    file: name,
-                    done: c.done.len(),
-                    tasks: c.tasks,
-                    work: (done_work / shard_work[i].max(1.0)).min(1.0),
-                    solutions,
-                };
+                states[i] = partial(name, &c, &work, shard_work[i])?;
             }
         }
     }
@@ -279,6 +244,54 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     )
 }
 
+/// The run `files` are of: the (plan, K) most of them belong to, and the first file of it.
+fn find_run(files: &[PathBuf]) -> Result<(PlanId, u32, String)> {
+    let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
+    for f in files {
+        if let Some((_, file)) = read_run_file(f)? {
+            if let Some(k) = key(&file) {
+                match keys.iter_mut().find(|(key, _, _)| *key == k) {
+                    Some((_, c, _)) => *c += 1,
+                    None => keys.push((k, 1, f.display().to_string())),
+                }
+            }
+        }
+    }
+    match keys.into_iter().max_by_key(|(_, c, _)| *c) {
+        Some(((plan, k), _, first)) => Ok((plan, k, first)),
+        None => Err(Error::Input(
+            "no shard results or shard checkpoints found: give the directory of a distributed \
+             run (or its files)"
+                .into(),
+        )),
+    }
+}
+
+/// Where a checkpoint of shard `i` stands: its tasks' share of the shard's work and their
+/// solutions (summed without overflow).
+fn partial(name: String, c: &Checkpoint, work: &Work, shard_work: f64) -> Result<ShardState> {
+    let done_work: f64 = c
+        .done
+        .iter()
+        .filter_map(|d| work.get(d.id))
+        .fold(0.0, |a, e| a + e as f64);
+    let mut solutions = 0u128;
+    for d in &c.done {
+        solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
+            Error::Input(format!(
+                "{name}: its tasks' counts add up past 2^128: it was forged or damaged"
+            ))
+        })?;
+    }
+    Ok(ShardState::Partial {
+        file: name,
+        done: c.done.len(),
+        tasks: c.tasks,
+        work: (done_work / shard_work.max(1.0)).min(1.0),
+        solutions,
+    })
+}
+
 /// The shard result or checkpoint in `f`, with its name; `None` for a file that is neither.
 fn read_run_file(f: &Path) -> Result<Option<(String, RunFile)>> {
     // A file that cannot be read is a file of the run that fails (exit 2), never "not yet"
@@ -290,19 +303,21 @@ fn read_run_file(f: &Path) -> Result<Option<(String, RunFile)>> {
     Ok(read?.map(|r| (f.display().to_string(), r)))
 }
 
-fn summarise(
-    plan: PlanId,
-    k: u32,
-    states: Vec<ShardState>,
-    foreign: Vec<String>,
-    (merger, merge_error): (Option<Merger>, Option<Error>),
-    shard_work: &[f64],
-    all_work: f64,
-) -> Result<Status> {
+/// What the shards' states add up to.
+struct Counted {
+    finished: usize,
+    partial: usize,
+    missing: usize,
+    solutions: u128,
+    done_work: f64,
+    fin_work: f64,
+    fin_seconds: f64,
+}
+
+fn counted(states: &[ShardState], shard_work: &[f64]) -> Result<Counted> {
     let (mut finished, mut partial, mut missing) = (0, 0, 0);
-    let (mut solutions, mut done_work) = (0u128, 0f64);
+    let (mut solutions, mut done_work) = (Some(0u128), 0f64);
     let (mut fin_work, mut fin_seconds) = (0f64, 0f64);
-    let mut overflow = false;
     for (i, s) in states.iter().enumerate() {
         let t = match s {
             ShardState::Finished {
@@ -328,18 +343,44 @@ fn summarise(
                 0
             }
         };
-        solutions = solutions.checked_add(t).unwrap_or_else(|| {
-            overflow = true;
-            u128::MAX
-        });
+        solutions = solutions.and_then(|s| s.checked_add(t));
     }
-    if overflow {
+    let Some(solutions) = solutions else {
         return Err(Error::Input(
             "the run's files' solutions add up past 2^128: a file was forged or damaged; audit \
              them to find which"
                 .into(),
         ));
-    }
+    };
+    Ok(Counted {
+        finished,
+        partial,
+        missing,
+        solutions,
+        done_work,
+        fin_work,
+        fin_seconds,
+    })
+}
+
+fn summarise(
+    plan: PlanId,
+    k: u32,
+    states: Vec<ShardState>,
+    foreign: Vec<String>,
+    (merger, merge_error): (Option<Merger>, Option<Error>),
+    shard_work: &[f64],
+    all_work: f64,
+) -> Result<Status> {
+    let Counted {
+        finished,
+        partial,
+        missing,
+        solutions,
+        done_work,
+        fin_work,
+        fin_seconds,
+    } = counted(&states, shard_work)?;
     let left = (all_work - done_work).max(0.0);
     let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
     let (merged, merge_error) = match (finished == k as usize, merger, merge_error) {
