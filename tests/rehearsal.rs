@@ -121,7 +121,7 @@ fn the_rehearsal_generator_writes_files_every_reader_accepts() {
 }
 
 /// The whole rehearsal: `NQUEENS_REHEARSAL_DIR=DIR NQUEENS_REHEARSAL_K=K cargo test --release
-/// --test rehearsal -- --ignored` (what scripts/rehearsal.sh does).
+/// --test rehearsal -- --ignored` (what scripts/rehearsal.sh and scripts/bookkeeping.sh do).
 #[test]
 #[ignore = "writes a million files: scripts/rehearsal.sh runs it"]
 fn rehearsal_writes_a_made_up_n28_run() {
@@ -129,13 +129,15 @@ fn rehearsal_writes_a_made_up_n28_run() {
     let k: u32 = std::env::var("NQUEENS_REHEARSAL_K")
         .map(|k| k.parse().unwrap())
         .unwrap_or(1_000_000);
+    // NQUEENS_REHEARSAL_EVERY=1: every task found something (a file lists every task).
+    let every = std::env::var("NQUEENS_REHEARSAL_EVERY").is_ok_and(|v| v == "1");
     let threads = 2u32;
     std::thread::scope(|s| {
         for t in 0..threads {
             let dir = Path::new(&dir);
             s.spawn(move || {
                 let per = k.div_ceil(threads);
-                write_run(dir, k, (t * per, ((t + 1) * per).min(k)), false);
+                write_run(dir, k, (t * per, ((t + 1) * per).min(k)), every);
             });
         }
     });

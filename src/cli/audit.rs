@@ -305,13 +305,15 @@ fn text(r: &Report) -> String {
     for d in &r.differences {
         let _ = writeln!(
             s,
-            "DIFFERS  {} task {}: recorded total {} (nodes {}), recounted total {} (nodes {})",
+            "DIFFERS  {} task {}: recorded total {} (nodes {}), recounted total {} (nodes {}): \
+             its {} differ",
             d.file,
             d.task,
             d.recorded.total,
             d.recorded.nodes,
             d.recounted.total,
-            d.recounted.nodes
+            d.recounted.nodes,
+            d.recorded.differing(&d.recounted)
         );
     }
     if r.agrees() {

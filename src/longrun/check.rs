@@ -13,6 +13,7 @@ use crate::count::options::Options;
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
+use crate::Algorithm;
 use std::collections::HashMap;
 
 /// Whether the increasing ids `ids` are all in the increasing list `of`.
@@ -82,6 +83,16 @@ impl Against {
     /// and its sums (its tasks' counts, and the planner's on shard 0).
     pub fn shard(&mut self, name: &str, r: &ShardResult) -> Result<()> {
         self.same_plan(name, &r.plan)?;
+        if r.plan_tasks != self.identity.tasks {
+            return Err(forged(
+                name,
+                format!(
+                    "it says its plan has {} tasks, but the plan of fingerprint {} has {}",
+                    r.plan_tasks, r.plan.fingerprint, self.identity.tasks
+                ),
+            ));
+        }
+        self.classes_fit(name, r)?;
         let want = self.shard_ids(r.shard);
         if r.tasks != want.len() {
             return Err(forged(
@@ -139,6 +150,31 @@ impl Against {
         Ok(())
     }
 
+    /// Class counts where the plan counts them (the symmetric backtracker and the quadrant
+    /// method), and none where it does not: a file's records and sums that say otherwise
+    /// were made up (a made-up unique count, or a unique count left out to skip its check).
+    fn classes_fit(&self, name: &str, r: &ShardResult) -> Result<()> {
+        let algorithm = self.identity.id.algorithm;
+        let counts = matches!(algorithm, Algorithm::Symmetric | Algorithm::Quadrants);
+        let bad = r
+            .done
+            .iter()
+            .find(|d| d.counts.classes.is_some() != counts)
+            .map(|d| format!("task {}", d.id))
+            .or_else(|| (r.counts.classes.is_some() && !counts).then(|| "its sums".into()));
+        match bad {
+            Some(what) => Err(forged(
+                name,
+                format!(
+                    "{what} {} class counts, which a plan of algorithm {algorithm} {}",
+                    if counts { "has no" } else { "has" },
+                    if counts { "counts" } else { "does not count" }
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Every task of shard result `r` with its counts, in id order: its records, and for a
     /// file that leaves out the tasks that found nothing (version 5), those tasks with counts
     /// of 0. Call it on a file [`Against::shard`] accepted.
@@ -163,22 +199,37 @@ impl Against {
     /// plan's), and that every task it lists is in that scope.
     pub fn checkpoint(&mut self, name: &str, c: &Checkpoint) -> Result<()> {
         self.same_plan(name, &c.plan)?;
-        let scope = match c.shard {
-            Some(s) => self.shard_ids(s),
-            None => (0..self.identity.tasks as u32).collect(),
+        // What the header says is checked before any list is made (a forged header of a
+        // whole N = 28 plan would otherwise cost a list of half a billion ids).
+        let in_scope = match c.shard {
+            Some(s) => Assignment::new(&self.identity.work, s.count).len(s.index),
+            None => self.identity.tasks,
         };
-        if c.tasks != scope.len() {
+        if c.tasks != in_scope || c.done.len() > in_scope {
             return Err(forged(
                 name,
                 format!(
-                    "it says {} tasks in scope, but {} has {}",
+                    "it says {} tasks in scope and lists {}, but {} has {}",
                     c.tasks,
+                    c.done.len(),
                     c.shard.map_or("the plan".into(), |s| format!("shard {s}")),
-                    scope.len()
+                    in_scope
                 ),
             ));
         }
-        if let Some(d) = c.done.iter().find(|d| scope.binary_search(&d.id).is_err()) {
+        let whole = c.shard.is_none();
+        let scope = match c.shard {
+            Some(s) => self.shard_ids(s),
+            None => Vec::new(),
+        };
+        let outside = |id: u32| {
+            if whole {
+                id as usize >= in_scope
+            } else {
+                scope.binary_search(&id).is_err()
+            }
+        };
+        if let Some(d) = c.done.iter().find(|d| outside(d.id)) {
             return Err(forged(
                 name,
                 format!(

@@ -197,6 +197,21 @@ pub fn counted_by_invalid(list: &[CountedBy], tasks: usize) -> Option<String> {
     if let Some(why) = list.iter().find_map(CountedBy::invalid) {
         return Some(format!("a `counted_by` entry: {why}"));
     }
+    if list.iter().any(|c| c.tasks == 0) {
+        return Some(
+            "a `counted_by` entry counted no task (a run that counts none adds none)".into(),
+        );
+    }
+    let mut places = std::collections::HashSet::with_capacity(list.len());
+    for c in list {
+        if !places.insert((&c.build, &c.cpu, &c.host)) {
+            return Some(format!(
+                "two `counted_by` entries name the same build, CPU and host ({}, {}, {}): a run \
+                 adds its tasks to its entry",
+                c.build, c.cpu, c.host
+            ));
+        }
+    }
     let counted = list.iter().fold(0usize, |a, c| a.saturating_add(c.tasks));
     (counted > tasks).then(|| format!("`counted_by` says {counted} tasks of its {tasks}"))
 }

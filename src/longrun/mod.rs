@@ -51,6 +51,12 @@ impl RunFile {
         let name = path.display().to_string();
         let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
             .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
+        if text.starts_with('\u{feff}') {
+            return Err(Error::Input(format!(
+                "{name} begins with a byte-order mark (an editor added it): remove it (e.g. \
+                 sed -i '1s/^\\xEF\\xBB\\xBF//' {name}) or count that shard again"
+            )));
+        }
         // Only the format is looked at here: the rest is skipped, not built (a generic
         // value of a large file would take many times its size).
         #[derive(serde::Deserialize)]

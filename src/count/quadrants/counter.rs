@@ -43,7 +43,7 @@ named_enum!(BuildCap, "build of the quadrant method", {
 
 impl BuildCap {
     /// The build of the quadrant method named so, if `b` is one ([`builds`]).
-    fn of(b: Build) -> Option<BuildCap> {
+    pub fn of(b: Build) -> Option<BuildCap> {
         BuildCap::NAMES
             .iter()
             .position(|&name| name == b.name())

@@ -37,8 +37,12 @@ pub struct SliceCheck {
 /// file records (this CPU's richest where it records none this CPU runs); else the richest
 /// this CPU runs that the file does not record (where the file records none, one poorer than
 /// this CPU's richest: the file was likely counted in the richest of a CPU like it).
-fn recount_build(f: &Recorded, how: QuadrantRecount) -> Build {
-    let here = builds();
+fn recount_build(f: &Recorded, how: QuadrantRecount, cap: Option<BuildCap>) -> Build {
+    // The builds this CPU runs, up to the cap asked for (`NQUEENS_QUADRANT_BUILD`).
+    let here: Vec<Build> = builds()
+        .into_iter()
+        .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b).is_some_and(|c| c <= cap)))
+        .collect();
     let richest = *here.last().expect("the portable build");
     let recorded: Vec<&str> = f.counted_by().iter().map(|c| c.build.as_str()).collect();
     match how {
@@ -80,7 +84,7 @@ pub(super) fn recount_quadrants(
         let audit = file_audit(f, ids, "backtracking by row set".into(), false);
         return Ok((got, audit));
     }
-    let build = recount_build(f, how.quadrants);
+    let build = recount_build(f, how.quadrants, opts.quadrants.build);
     let key = format!("{fingerprint} quadrants {}", build.name());
     let q = match a.quadrants.iter().find(|(k, _)| *k == key) {
         Some((_, q)) => q.clone(),
