@@ -60,12 +60,19 @@ impl Merger {
     /// `opts` make it: their quadrant settings). `first` is not added: give it to
     /// [`Merger::add`] too.
     pub fn new(first_name: &str, first: &ShardResult, opts: &Options) -> Result<Merger> {
+        let against = Against::new(&first.plan, opts, first_name)?;
+        Merger::with(against, first_name, first)
+    }
+
+    /// A merge of the run shard `first` belongs to, checked against `against`, the plan
+    /// already rebuilt (by a reader that checked other files of the run before).
+    pub fn with(against: Against, first_name: &str, first: &ShardResult) -> Result<Merger> {
         first
             .shard
             .check()
             .map_err(|e| Error::Input(format!("{first_name}: {e}")))?;
         Ok(Merger {
-            against: Against::new(&first.plan, opts, first_name)?,
+            against,
             first_name: first_name.to_string(),
             first: ShardResult {
                 done: Vec::new(),
@@ -100,6 +107,15 @@ impl Merger {
     /// given yet, and pass its checks against the plan ([`Against::shard`]).
     pub fn add(&mut self, name: &str, p: &ShardResult) -> Result<()> {
         check_same(&self.first_name, &self.first, name, p)?;
+        self.against.shard(name, p)?;
+        self.add_checked(name, p)
+    }
+
+    /// Adds shard `p` (file `name`), which [`Against::shard`] has accepted against this
+    /// merge's plan ([`Merger::against`]): it must be of the same count as the first and a
+    /// shard not given yet.
+    pub fn add_checked(&mut self, name: &str, p: &ShardResult) -> Result<()> {
+        check_same(&self.first_name, &self.first, name, p)?;
         let slot = &mut self.seen[p.shard.index as usize];
         if let Some(other) = slot {
             return Err(Error::Input(format!(
@@ -108,7 +124,6 @@ impl Merger {
             )));
         }
         *slot = Some(name.into());
-        self.against.shard(name, p)?;
         self.tally = self.tally.checked_add(&p.counts).ok_or_else(|| {
             Error::Input(format!(
                 "{name}: the shards' counts, with this one's, add up past 2^128: a shard was \

@@ -187,8 +187,9 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// bytes a shard.
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     let (plan, k, first) = find_run(files)?;
-    let mut against = Against::new(&plan, opts, &first)?;
+    let against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
+    let mut plan_of_run = Some(against);
     let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
     let mut states = vec![ShardState::Missing; k as usize];
@@ -203,6 +204,12 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
             foreign.push(name);
             continue;
         }
+        // The plan is rebuilt once: held here until the first result, then by the merge.
+        let against = match (&mut merger, &mut plan_of_run) {
+            (Some(m), _) => m.against(),
+            (None, Some(a)) => a,
+            (None, None) => unreachable!("the plan is held here or by the merge"),
+        };
         match file {
             RunFile::Shard(r) => {
                 against.shard(&name, &r)?;
@@ -212,12 +219,13 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                     solutions: r.counts.total,
                     seconds: r.seconds,
                 };
+                if merger.is_none() {
+                    let a = plan_of_run.take().expect("the plan");
+                    merger = Some(Merger::with(a, &name, &r)?);
+                }
                 if merge_error.is_none() {
-                    let m = match &mut merger {
-                        Some(m) => Ok(m),
-                        None => Merger::new(&name, &r, opts).map(|m| merger.insert(m)),
-                    };
-                    if let Err(e) = m.and_then(|m| m.add(&name, &r)) {
+                    let m = merger.as_mut().expect("the merge");
+                    if let Err(e) = m.add_checked(&name, &r) {
                         merge_error = Some(e);
                     }
                 }
