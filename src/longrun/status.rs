@@ -380,18 +380,10 @@ fn summarise(
     shard_work: &[f64],
     all_work: f64,
 ) -> Result<Status> {
-    let Counted {
-        finished,
-        partial,
-        missing,
-        solutions,
-        done_work,
-        fin_work,
-        fin_seconds,
-    } = counted(&states, shard_work)?;
-    let left = (all_work - done_work).max(0.0);
-    let seconds_left = (fin_work > 0.0).then(|| fin_seconds / fin_work * left);
-    let (merged, merge_error) = match (finished == k as usize, merger, merge_error) {
+    let c = counted(&states, shard_work)?;
+    let left = (all_work - c.done_work).max(0.0);
+    let seconds_left = (c.fin_work > 0.0).then(|| c.fin_seconds / c.fin_work * left);
+    let (merged, merge_error) = match (c.finished == k as usize, merger, merge_error) {
         (true, _, Some(e)) => (None, Some(e)),
         (true, Some(m), None) => match m.finish() {
             Ok(m) => {
@@ -408,11 +400,11 @@ fn summarise(
         fingerprint: plan.fingerprint.clone(),
         shards: k,
         states,
-        finished,
-        partial,
-        missing,
-        solutions_so_far: solutions,
-        work_done: done_work / all_work,
+        finished: c.finished,
+        partial: c.partial,
+        missing: c.missing,
+        solutions_so_far: c.solutions,
+        work_done: c.done_work / all_work,
         seconds_left,
         foreign,
         merged,
