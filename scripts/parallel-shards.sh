@@ -25,8 +25,8 @@ export NQUEENS N K DIR
 one() {
   local i=$1 out="$DIR/shard-$1.json"
   [[ -s $out ]] && return 0
-  "$NQUEENS" count "$N" --shard "$i/$K" --threads 1 --checkpoint "$DIR/shard-$i.ckpt" >"$out.tmp"
-  mv "$out.tmp" "$out"
+  # Written atomically; the checkpoint (and its lock) removed once the result is there.
+  "$NQUEENS" count "$N" --shard "$i/$K" --threads 1 --checkpoint "$DIR/shard-$i.ckpt" -o "$out"
 }
 export -f one
 if command -v parallel >/dev/null; then
@@ -35,4 +35,4 @@ else
   echo "GNU parallel not found: using xargs -P $JOBS" >&2
   seq 0 $((K - 1)) | xargs -P "$JOBS" -I{} bash -c 'one {}'
 fi
-"$NQUEENS" merge "$DIR"/shard-*.json
+"$NQUEENS" merge "$DIR"

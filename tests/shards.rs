@@ -347,3 +347,40 @@ fn a_checkpoint_of_another_plan_says_what_differs() {
     assert!(err.contains("NQUEENS_QUARTER_PARTS"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 45, 1: `count -o FILE` writes the result atomically to FILE (nothing on stdout), and
+/// with `--checkpoint` removes the checkpoint and its lock file once the result is written; a
+/// result that cannot be written is refused before the count.
+#[test]
+fn a_result_goes_to_a_file_and_its_checkpoint_goes() {
+    let dir = common::tmpdir("shards", "output");
+    let (out, ckpt) = (dir.join("s0.json"), dir.join("s0.ckpt"));
+    let run = nqueens()
+        .args(["count", "11", "--shard", "0/2", "-o"])
+        .arg(&out)
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    assert!(run.stdout.is_empty());
+    let r = nqueens::longrun::merge::read(&out).unwrap();
+    assert_eq!(r.shard.to_string(), "0/2");
+    assert!(!ckpt.exists(), "the checkpoint is left");
+    assert!(!dir.join("s0.ckpt.lock").exists(), "its lock is left");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    // (An N = 28 shard: refused at once, or this test would count for hours.)
+    let refused = nqueens()
+        .args(["count", "28", "--shard", "0/1000", "-q", "-o"])
+        .arg(dir.join("none/s.json"))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("cannot write result"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,7 +10,7 @@ use nqueens::longrun::shard::Shard;
 use nqueens::longrun::{self, LongRun, Outcome};
 use nqueens::{Error, Progress, Totals};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,7 +20,7 @@ use std::time::Duration;
 #[command(after_help = "Examples:\n  nqueens count 12 --threads 2 --json\n  \
     nqueens count 8 --first-queen 2\n  nqueens count 10 --place 1:2 --place 5:1\n  \
     nqueens count 20 --checkpoint n20.ckpt      (run again after an interruption to resume)\n  \
-    nqueens count 20 --shard 3/8 > shard-3.json (then: nqueens merge shard-*.json)\n\n\
+    nqueens count 20 --shard 3/8 -o shard-3.json (then: nqueens merge shard-*.json)\n\n\
     Ctrl-C, SIGTERM or SIGHUP stop the count (exit 130 / 143 / 129); with --checkpoint the \
     finished tasks are saved first, and a second signal does not cut the save short (a third \
     ends the process at once, outside a file write).")]
@@ -35,6 +35,12 @@ pub struct CountArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write the result to FILE instead of stdout, atomically (a temporary file in FILE's
+    /// directory, flushed, then renamed over FILE): a result that is there is whole. With
+    /// --shard and --checkpoint, the checkpoint (and its lock file) is removed once the
+    /// result holds what it held.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Save finished tasks to FILE (atomically) and resume from it when it exists. The split
     /// depth defaults to 2 so that every run builds the same plan.
     #[arg(long, value_name = "FILE")]
@@ -229,6 +235,10 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             note!("{cost}");
         }
     }
+    if let Some(out) = &a.output {
+        // A result that cannot be written is found out now, not after the count.
+        files::check_writable(out, "result")?;
+    }
     let (cancel, which) = watch_signals()?;
     opts.cancel = Some(cancel);
     let shower = Shower::new(&a);
@@ -247,20 +257,36 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     match end {
-        Ok(Outcome::Shard(r)) => print(&(serde_json::to_string(&r)? + "\n")),
-        Ok(Outcome::Whole(t)) => report_out(&t, a.json),
+        Ok(Outcome::Shard(r)) => {
+            emit(a.output.as_deref(), &(serde_json::to_string(&r)? + "\n"))?;
+            if let (Some(_), Some(c)) = (&a.output, &a.checkpoint) {
+                // The file the run wrote (through a symlink, its target) and its lock.
+                files::remove_checkpoint(&files::resolve(c).unwrap_or_else(|_| c.clone()));
+            }
+            Ok(())
+        }
+        Ok(Outcome::Whole(t)) => report_out(&t, a.json, a.output.as_deref()),
         Err(e @ Error::Cancelled { .. }) => Err(interrupted(e, which.load(Ordering::SeqCst))),
         Err(e) => Err(e.into()),
     }
 }
 
-/// Prints a count's report (text or JSON), then turns a disagreement with OEIS into exit 3.
-fn report_out(totals: &Totals, json: bool) -> anyhow::Result<()> {
+/// Prints a count's report (text or JSON) to stdout or `output`, then turns a disagreement
+/// with OEIS into exit 3.
+fn report_out(totals: &Totals, json: bool, output: Option<&Path>) -> anyhow::Result<()> {
     let report = CountReport::new(totals);
     if json {
-        print(&(serde_json::to_string(&report)? + "\n"))?;
+        emit(output, &(serde_json::to_string(&report)? + "\n"))?;
     } else {
-        print(&report.to_text())?;
+        emit(output, &report.to_text())?;
     }
     Ok(totals.cross_check()?)
+}
+
+/// Writes a result to stdout, or to file `output` atomically.
+fn emit(output: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match output {
+        Some(path) => Ok(files::replace(path, text.as_bytes(), "result")?),
+        None => print(text),
+    }
 }

@@ -283,6 +283,34 @@ fn is_tmp_nonce(s: &str) -> bool {
         if digits(pid, false) && digits(seq, false) && nonce.len() == 8 && digits(nonce, true))
 }
 
+/// Checks that file `path` (of kind `what`) can be written by [`replace`]: its directory
+/// exists and takes a new file (one is made and removed), and it is not a directory.
+pub fn check_writable(path: &Path, what: &str) -> Result<()> {
+    let name = path.display();
+    if path.is_dir() {
+        return Err(Error::Usage(format!(
+            "{what} {name} is a directory: give a file name, e.g. {name}/result.json"
+        )));
+    }
+    let (dir, prefix) = tmp_prefix(path);
+    let probe = dir.join(format!("{prefix}{}.probe", std::process::id()));
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| Error::io(format!("cannot write {what} {name}"), e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Removes checkpoint `path` and its lock file, once what it held is kept elsewhere (a
+/// finished shard's result): a run of a million shards leaves no million checkpoints. What
+/// cannot be removed is left.
+pub fn remove_checkpoint(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(lock_path(path));
+}
+
 /// Removes the temporary files of killed runs on `path` (call it holding the [`Lock`]: then
 /// no live run is writing one).
 pub fn remove_leftovers(path: &Path) {
