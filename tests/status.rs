@@ -224,3 +224,32 @@ fn status_skips_what_is_not_a_run_file_follows_no_link_and_exits_2_on_an_unreada
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 45, 2: `status` of a whole count's checkpoint (no shards) says how far it is, what it
+/// found, and what is left; exit 1 before every task is counted, 0 after.
+#[test]
+fn a_single_run_has_a_status() {
+    let dir = tmpdir("whole");
+    let ck = dir.join("c.ckpt");
+    let out = nqueens()
+        .args(["count", "12", "-q", "--checkpoint"])
+        .arg(&ck)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let done = nqueens().arg("status").arg(&ck).output().unwrap();
+    assert_eq!(done.status.code(), Some(0), "{done:?}");
+    let text = String::from_utf8_lossy(&done.stdout);
+    assert!(text.contains("14200 solutions so far"), "{text}");
+    assert!(text.contains("every task is counted"), "{text}");
+    let partial = nqueens()
+        .args(["status", "--json", "docs/examples/one-run/n15.ckpt"])
+        .output()
+        .unwrap();
+    assert_eq!(partial.status.code(), Some(1), "{partial:?}");
+    let v: Value = serde_json::from_slice(&partial.stdout).unwrap();
+    assert_eq!(v["done"], 5188);
+    assert_eq!(v["tasks"], 12972);
+    assert!(v["core_seconds_left"].as_f64().unwrap() > 0.0, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

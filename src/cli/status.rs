@@ -1,7 +1,7 @@
 //! `nqueens status DIR|FILES...`.
 
 use super::print;
-use nqueens::longrun::status::{files, status, ShardState, Status};
+use nqueens::longrun::status::{files, status, whole_runs, ShardState, Status, WholeRun};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -33,7 +33,19 @@ pub struct StatusArgs {
 }
 
 pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
-    let s = status(&files(&a.paths)?, &super::options()?)?;
+    let found = files(&a.paths)?;
+    let opts = super::options()?;
+    let s = match status(&found, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            // No shard run: a whole count's checkpoint says where that count stands.
+            let runs = whole_runs(&found, &opts)?;
+            if runs.is_empty() {
+                return Err(e.into());
+            }
+            return whole(&runs, a.json);
+        }
+    };
     if a.json {
         let mut v = serde_json::to_value(&s)?;
         v["complete"] = s.complete().into();
@@ -50,6 +62,52 @@ pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
         return Ok(e.exit_code());
     }
     Ok(if s.complete() { 0 } else { 1 })
+}
+
+/// Prints where whole counts stand (one line each, or a JSON object each): exit 0 when every
+/// one has counted all its tasks, 1 while one has not.
+fn whole(runs: &[WholeRun], json: bool) -> anyhow::Result<u8> {
+    let mut out = String::new();
+    for r in runs {
+        if json {
+            out += &(serde_json::to_string(r)? + "\n");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "run        {} (plan {}), one run: {}",
+            r.plan, r.fingerprint, r.file
+        );
+        let _ = writeln!(
+            out,
+            "progress   {} of {} tasks, {:.1}% of the expected work; {} solutions so far",
+            r.done,
+            r.tasks,
+            r.work_done * 100.0,
+            r.solutions_so_far
+        );
+        let left = if r.done == r.tasks {
+            "nothing: every task is counted (the count printed its result)".to_string()
+        } else {
+            let time = if r.core_seconds_left < 1.0 {
+                "less than a second".to_string()
+            } else {
+                format!("about {}", super::cost::duration(r.core_seconds_left))
+            };
+            format!(
+                "{time} of core time by a rough scale (`nqueens estimate {}` measures it); \
+                 resume with the same count command",
+                r.n
+            )
+        };
+        let _ = writeln!(out, "left       {left}");
+    }
+    print(&out)?;
+    Ok(if runs.iter().all(|r| r.done == r.tasks) {
+        0
+    } else {
+        1
+    })
 }
 
 fn text(s: &Status) -> String {

@@ -252,6 +252,74 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     )
 }
 
+/// Where a count of a whole board in one run stands, from its checkpoint (`count N
+/// --checkpoint FILE` without `--shard`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WholeRun {
+    /// The checkpoint.
+    pub file: String,
+    /// The plan, described.
+    pub plan: String,
+    /// N.
+    pub n: u32,
+    /// The plan's fingerprint.
+    pub fingerprint: String,
+    /// Tasks in the plan.
+    pub tasks: usize,
+    /// Tasks done.
+    pub done: usize,
+    /// Solutions in the tasks done.
+    pub solutions_so_far: u128,
+    /// Share of the plan's expected work done, 0 to 1.
+    pub work_done: f64,
+    /// The core-seconds left, by the rough scale a count states before it starts (the whole
+    /// count's a(N) × the method's rough cost a solution, times the share of work left):
+    /// `estimate N` measures it.
+    pub core_seconds_left: f64,
+}
+
+/// Where each whole count whose checkpoint is among `files` stands ([`WholeRun`]): a run with
+/// no shards has no shard results for [`status`] to find. Each checkpoint is checked against
+/// its plan as every reader checks it.
+pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
+    let mut out = Vec::new();
+    for f in files {
+        let Some((name, RunFile::Checkpoint(c))) = read_run_file(f)? else {
+            continue;
+        };
+        if c.shard.is_some() {
+            continue;
+        }
+        let mut against = Against::new(&c.plan, opts, &name)?;
+        against.checkpoint(&name, &c)?;
+        let work = &against.identity().work;
+        let all: f64 = (0..against.identity().tasks as u32)
+            .map(|id| work.at(id) as f64)
+            .sum::<f64>()
+            .max(1.0);
+        let done: f64 = c.done.iter().map(|d| work.at(d.id) as f64).sum();
+        let mut solutions = 0u128;
+        for d in &c.done {
+            solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
+                Error::Input(format!("{name}: its tasks' counts add up past 2^128"))
+            })?;
+        }
+        let share = (done / all).min(1.0);
+        out.push(WholeRun {
+            file: name,
+            plan: c.plan.describe(),
+            n: c.plan.n,
+            fingerprint: c.plan.fingerprint.clone(),
+            tasks: c.tasks,
+            done: c.done.len(),
+            solutions_so_far: solutions,
+            work_done: share,
+            core_seconds_left: c.plan.algorithm.rough_core_seconds(c.plan.n) * (1.0 - share),
+        });
+    }
+    Ok(out)
+}
+
 /// The run `files` are of: the (plan, K) most of them belong to, and the first file of it.
 fn find_run(files: &[PathBuf]) -> Result<(PlanId, u32, String)> {
     let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
