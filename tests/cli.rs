@@ -432,3 +432,27 @@ fn small_things_say_what_they_are() {
     .unwrap();
     assert_eq!(v["kernel"], "wide", "{v}");
 }
+
+/// Issue 45, 7: completions for every shell clap knows and the man page, generated from the
+/// definitions: they name the subcommands and options `--help` names.
+#[test]
+fn completions_and_the_man_page_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = nqueens().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for word in ["merge", "status", "audit", "--shard", "--checkpoint"] {
+            assert!(text.contains(word), "{shell}: no {word}");
+        }
+    }
+    let out = nqueens().arg("man").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(".TH nqueens 1"), "{text}");
+    assert!(
+        text.contains("merge") && text.contains("completions"),
+        "{text}"
+    );
+    let out = nqueens().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -11,6 +11,7 @@ mod export;
 mod merge;
 mod plot;
 mod report;
+mod ship;
 mod solve;
 mod status;
 mod table;
@@ -79,6 +80,10 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Count the nodes on each level of the backtracking tree (OEIS A319284).
     Tree(trace::TreeArgs),
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
+    Completions(ship::CompletionsArgs),
+    /// Print the man page (roff), generated from these definitions.
+    Man,
 }
 
 /// A value parser for an enum the library names: its names listed in `--help`, parsed by its
@@ -216,6 +221,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Status(a) => return status::run(a),
         Command::Trace(a) => trace::run_trace(a),
         Command::Tree(a) => trace::run_tree(a),
+        Command::Completions(a) => ship::completions(a),
+        Command::Man => ship::man(),
     }
     .map(|()| 0)
 }
