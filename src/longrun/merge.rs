@@ -35,8 +35,8 @@ pub struct Merged {
 
 /// A merge under way: the shard files of one run given one at a time ([`Merger::add`]), each
 /// checked against the plan (built once) and then dropped; what is kept does not grow with
-/// the records: the sums, the digest's lanes, one bit a shard and who counted. Only a v1
-/// digest ([`Merger::with_v1_digest`]) holds every record.
+/// the records: the sums, the digest's lanes, the name of the file that gave each shard and
+/// who counted. Only a v1 digest ([`Merger::with_v1_digest`]) holds every record.
 #[derive(Debug)]
 pub struct Merger {
     against: Against,
@@ -143,7 +143,7 @@ impl Merger {
         for c in &p.counted_by {
             let key = (c.build.clone(), c.cpu.clone(), c.host.clone());
             match self.counted_by.get_mut(&key) {
-                Some(t) => *t += c.tasks,
+                Some(t) => *t = t.saturating_add(c.tasks),
                 None => {
                     self.counted_by.insert(key.clone(), c.tasks);
                     self.counted_order.push(key);
