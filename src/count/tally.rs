@@ -154,17 +154,21 @@ impl Tally {
     /// Whether `self` and `o` count the same, class counts left out taken as zeros (a sum of
     /// no task has none; a shard of no task, or of tasks that found nothing, writes zeros).
     pub fn same_counts(&self, o: &Tally) -> bool {
-        let classes = |t: &Tally| t.classes.map_or([0; 5], <[u128; 5]>::from);
-        (self.total, self.nodes, classes(self)) == (o.total, o.nodes, classes(o))
+        (self.total, self.nodes, self.classes_or_zeros())
+            == (o.total, o.nodes, o.classes_or_zeros())
+    }
+
+    /// The class counts, zeros where there are none.
+    fn classes_or_zeros(&self) -> [u128; 5] {
+        self.classes.map_or([0; 5], <[u128; 5]>::from)
     }
 
     /// Which of the counts differ between `self` and `o` (`total`, `classes`, `nodes`),
     /// separated by commas.
     pub fn differing(&self, o: &Tally) -> String {
-        let classes = |t: &Tally| t.classes.map_or([0; 5], <[u128; 5]>::from);
         [
             ("total", self.total != o.total),
-            ("classes", classes(self) != classes(o)),
+            ("classes", self.classes_or_zeros() != o.classes_or_zeros()),
             ("nodes", self.nodes != o.nodes),
         ]
         .iter()

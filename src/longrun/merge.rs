@@ -108,7 +108,7 @@ impl Merger {
     pub fn add(&mut self, name: &str, p: &ShardResult) -> Result<()> {
         check_same(&self.first_name, &self.first, name, p)?;
         self.against.shard(name, p)?;
-        self.add_checked(name, p)
+        self.take(name, p)
     }
 
     /// Adds shard `p` (file `name`), which [`Against::shard`] has accepted against this
@@ -116,6 +116,11 @@ impl Merger {
     /// shard not given yet.
     pub fn add_checked(&mut self, name: &str, p: &ShardResult) -> Result<()> {
         check_same(&self.first_name, &self.first, name, p)?;
+        self.take(name, p)
+    }
+
+    /// Adds shard `p` (file `name`), checked by itself and against the plan.
+    fn take(&mut self, name: &str, p: &ShardResult) -> Result<()> {
         let slot = &mut self.seen[p.shard.index as usize];
         if let Some(other) = slot {
             return Err(Error::Input(format!(

@@ -298,12 +298,7 @@ pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
             .sum::<f64>()
             .max(1.0);
         let done: f64 = c.done.iter().map(|d| work.at(d.id) as f64).sum();
-        let mut solutions = 0u128;
-        for d in &c.done {
-            solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
-                Error::Input(format!("{name}: its tasks' counts add up past 2^128"))
-            })?;
-        }
+        let solutions = solutions_of(&name, &c)?;
         let share = (done / all).min(1.0);
         out.push(WholeRun {
             file: name,
@@ -351,20 +346,24 @@ fn partial(name: String, c: &Checkpoint, work: &Work, shard_work: f64) -> Result
         .iter()
         .filter_map(|d| work.get(d.id))
         .fold(0.0, |a, e| a + e as f64);
-    let mut solutions = 0u128;
-    for d in &c.done {
-        solutions = solutions.checked_add(d.counts.total).ok_or_else(|| {
-            Error::Input(format!(
-                "{name}: its tasks' counts add up past 2^128: it was forged or damaged"
-            ))
-        })?;
-    }
+    let solutions = solutions_of(&name, c)?;
     Ok(ShardState::Partial {
         file: name,
         done: c.done.len(),
         tasks: c.tasks,
         work: (done_work / shard_work.max(1.0)).min(1.0),
         solutions,
+    })
+}
+
+/// The solutions of checkpoint `c`'s tasks (file `name`), summed without overflow.
+fn solutions_of(name: &str, c: &Checkpoint) -> Result<u128> {
+    c.done.iter().try_fold(0u128, |s, d| {
+        s.checked_add(d.counts.total).ok_or_else(|| {
+            Error::Input(format!(
+                "{name}: its tasks' counts add up past 2^128: it was forged or damaged"
+            ))
+        })
     })
 }
 
