@@ -209,3 +209,108 @@ fn a_forged_checkpoint_header_is_refused_before_anything_is_built() {
     assert!(err.contains("it says 7 tasks in scope"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The audit's report of `files` with these extra arguments, as JSON (every recount agrees).
+fn audit_json(files: &[PathBuf], extra: &[&str]) -> Value {
+    let out = nqueens()
+        .args(["audit", "--json"])
+        .args(extra)
+        .args(strs(files))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// 1 and 2: in an audit of many files, each file's slices are of the task it recounts (the
+/// same seed drew slices of another task for shard 4 before), and the slices are drawn so that
+/// those with solutions are found (267 of 400 held none before, at N = 17), the text saying
+/// how many solutions they held.
+#[test]
+fn slices_are_of_the_recounted_task_and_hold_solutions() {
+    let dir = common::tmpdir("round5", "slices");
+    let files = shards(&dir, &["count", "17", "-a", "quadrants"], 8);
+    let seed = ["--seed", "1795687809943837833"];
+    let r = audit_json(&files, &[seed[0], seed[1], "--slices", "50"]);
+    let slices = r["slices"].as_array().unwrap();
+    assert_eq!(slices.len(), 400, "{r}");
+    for a in r["audits"].as_array().unwrap() {
+        let task = &a["tasks"][0];
+        for s in slices.iter().filter(|s| s["file"] == a["file"]) {
+            assert!(
+                s["slice"]["task"] == *task || s["drawn_for"] == *task,
+                "{s} is not of {task}"
+            );
+        }
+    }
+    let none = slices.iter().filter(|s| s["backtracking"] == 0).count();
+    assert!(none * 2 < slices.len(), "{none} of 400 slices hold nothing");
+    let out = nqueens()
+        .arg("audit")
+        .args(seed)
+        .args(strs(&files))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("; the slices hold "), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 1: a recounted task that can hold no solution (it records none) gets another task's
+/// slices, each named as drawn for it.
+#[test]
+fn a_task_without_solutions_borrows_slices_and_says_so() {
+    let dir = common::tmpdir("round5", "borrow");
+    let files = shards(&dir, &["count", "12", "-a", "quadrants"], 1);
+    let r = audit_json(&files, &["--sample", "1", "--slices", "1", "--seed", "5"]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    let total = |id: &Value| {
+        records(&v)
+            .iter()
+            .find(|d| d["id"] == *id)
+            .map_or(0, |d| d["counts"]["total"].as_u64().unwrap())
+    };
+    let borrowed: Vec<&Value> = r["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["drawn_for"].is_null())
+        .collect();
+    assert!(!borrowed.is_empty(), "{r}");
+    for s in borrowed {
+        assert_eq!(total(&s["drawn_for"]), 0, "{s}");
+        assert!(total(&s["slice"]["task"]) > 0, "{s}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 7: `audit --plan` counts distinct slices of distinct tasks, and says which tasks have fewer
+/// than asked for (12 slices, 5 distinct, before).
+#[test]
+fn plan_slices_are_distinct_and_short_tasks_are_named() {
+    for (n, tasks, seed) in [("5", "3", "2"), ("6", "2", "4")] {
+        let out = nqueens()
+            .args([
+                "audit", "--plan", n, "--tasks", tasks, "--seed", seed, "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let slices: Vec<String> = r["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["slice"].to_string())
+            .collect();
+        let distinct: std::collections::HashSet<&String> = slices.iter().collect();
+        assert_eq!(distinct.len(), slices.len(), "{r}");
+        assert!(!r["fewer"].as_array().unwrap().is_empty(), "{r}");
+        let out = nqueens()
+            .args(["audit", "--plan", n, "--tasks", tasks, "--seed", seed])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("distinct slice"), "{text}");
+    }
+}

@@ -3,7 +3,7 @@
 use super::args::{bounded, parse_seed, parse_threads, seed_or_clock};
 use super::{named, print};
 use nqueens::longrun::audit::{
-    slices_of_plan, Auditor, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
+    slices_of_plan, Auditor, Fewer, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
 };
 use nqueens::longrun::status::{files, listed};
 use nqueens::longrun::RunFile;
@@ -154,7 +154,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
     if a.json {
         print(&(serde_json::to_string(&report)? + "\n"))?;
     } else {
-        print(&text(&report))?;
+        print(&text(&report, a.slices))?;
     }
     if !report.agrees() {
         return Err(differs(&report).into());
@@ -226,20 +226,25 @@ fn plan(n: u32, a: &AuditArgs) -> anyhow::Result<()> {
     let mut opts = super::options()?;
     opts.threads = a.threads;
     let tasks = a.tasks.unwrap_or(1);
-    let checks = slices_of_plan(n, (tasks, a.slices), seed, &opts)?;
+    let drawn = slices_of_plan(n, (tasks, a.slices), seed, &opts)?;
     if a.json {
-        let v = serde_json::json!({ "n": n, "seed": seed, "slices": checks });
+        let v = serde_json::json!({
+            "n": n, "seed": seed, "slices": drawn.slices, "fewer": drawn.fewer
+        });
         print(&(v.to_string() + "\n"))?;
     } else {
         let mut s = format!(
-            "{} slices of the plan of N = {n} counted both ways (seed {seed})\n",
-            checks.len()
+            "{} slices of the plan of N = {n} counted both ways (seed {seed}){}\n",
+            drawn.slices.len(),
+            slices_held(&drawn.slices)
         );
-        for c in &checks {
+        for c in &drawn.slices {
             let _ = writeln!(s, "{}", slice_line(c));
         }
+        fewer_lines(&mut s, &drawn.fewer, a.slices);
         print(&s)?;
     }
+    let checks = drawn.slices;
     if let Some(c) = checks.iter().find(|c| !c.agrees) {
         return Err(Error::Differs(format!(
             "a slice of task {} counts {} by the method and {} by backtracking: the method \
@@ -253,8 +258,12 @@ fn plan(n: u32, a: &AuditArgs) -> anyhow::Result<()> {
 
 /// One slice's line of a report.
 fn slice_line(c: &SliceCheck) -> String {
+    let instead = match c.drawn_for {
+        Some(t) => format!(" (drawn for task {t}, whose slices hold no solution)"),
+        None => String::new(),
+    };
     format!(
-        "{}  {} task {} slice {}: method {} ({:.2} s), backtracking {} ({:.2} s)",
+        "{}  {} task {} slice {}: method {} ({:.2} s), backtracking {} ({:.2} s){instead}",
         if c.agrees { "agrees " } else { "DIFFERS" },
         c.file,
         c.slice.task,
@@ -266,18 +275,54 @@ fn slice_line(c: &SliceCheck) -> String {
     )
 }
 
-fn text(r: &Report) -> String {
+/// "; the slices hold T solutions (Z of them none)": how much the slices checked (nothing
+/// where there are none).
+fn slices_held(slices: &[SliceCheck]) -> String {
+    if slices.is_empty() {
+        return String::new();
+    }
+    let held: u128 = slices.iter().map(|c| c.backtracking).sum();
+    let none = match slices.iter().filter(|c| c.backtracking == 0).count() {
+        0 => String::new(),
+        z => format!(" ({z} of them none)"),
+    };
+    format!(
+        "; the slice{} hold{} {held} solution{}{none}",
+        if slices.len() == 1 { "" } else { "s" },
+        if slices.len() == 1 { "s" } else { "" },
+        if held == 1 { "" } else { "s" }
+    )
+}
+
+/// A line for each task with fewer distinct slices than asked for.
+fn fewer_lines(s: &mut String, fewer: &[Fewer], asked: usize) {
+    for f in fewer {
+        let _ = writeln!(
+            s,
+            "{} task {} has only {} distinct slice{} the draws found ({asked} asked for): all \
+             were counted",
+            f.file,
+            f.task,
+            f.slices,
+            if f.slices == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// The report as text; `asked`: the slices asked for of each task.
+fn text(r: &Report, asked: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "audited {} file{}: {} of {} recorded tasks recounted, {} slices counted both ways \
-         (seed {})",
+         (seed {}){}",
         r.files,
         if r.files == 1 { "" } else { "s" },
         r.recounted,
         r.recorded,
         r.slices.len(),
-        r.seed
+        r.seed,
+        slices_held(&r.slices)
     );
     for f in &r.audits {
         let counted = if f.counted_in.is_empty() {
@@ -302,6 +347,7 @@ fn text(r: &Report) -> String {
     for c in &r.slices {
         let _ = writeln!(s, "{}", slice_line(c));
     }
+    fewer_lines(&mut s, &r.fewer, asked);
     for d in &r.differences {
         let _ = writeln!(
             s,

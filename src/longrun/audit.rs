@@ -24,7 +24,7 @@
 mod quadrant;
 
 use self::quadrant::recount_quadrants;
-pub use self::quadrant::{slices_of_plan, SliceCheck};
+pub use self::quadrant::{slices_of_plan, Fewer, PlanSlices, SliceCheck};
 use super::check::Against;
 use super::checkpoint::Done;
 use super::provenance::CountedBy;
@@ -217,6 +217,8 @@ pub struct Report {
     pub differences: Vec<Difference>,
     /// Every slice counted both ways, and whether the two agree.
     pub slices: Vec<SliceCheck>,
+    /// The recounted tasks with fewer distinct slices than asked for.
+    pub fewer: Vec<Fewer>,
 }
 
 impl Report {
@@ -309,6 +311,7 @@ impl<'a> Auditor<'a> {
                 audits: Vec::new(),
                 differences: Vec::new(),
                 slices: Vec::new(),
+                fewer: Vec::new(),
             },
             plans: Vec::new(),
             counters: Vec::new(),

@@ -21,6 +21,10 @@ pub struct SliceCheck {
     pub file: String,
     /// The slice.
     pub slice: Slice,
+    /// The recounted task it was drawn for, where that task has no slice that holds
+    /// solutions (one whose row sets symmetry drops, or with no solution) and another task's
+    /// slice was counted instead; `None` where it is a slice of the recounted task.
+    pub drawn_for: Option<u32>,
     /// Its solutions by the method (through the code that counts the task).
     pub method: u128,
     /// Its solutions by backtracking (nothing of the method's counting).
@@ -105,80 +109,168 @@ pub(super) fn recount_quadrants(
     };
     let got = recount(q.clone(), ids, opts)?;
     if how.quadrants == QuadrantRecount::OtherBuild {
-        for s in draw_slices(&q, f, ids, how.slices, &mut a.mix) {
-            a.report.slices.push(check_slice(&q, &f.name, s)?);
-        }
+        file_slices(&q, f, ids, how.slices, a)?;
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
     Ok((got, audit))
 }
 
-/// `per_task` distinct slices of each of the tasks `ids` of file `f` (drawn with `mix`; fewer
-/// where a task has fewer); as many of other tasks of the file with solutions, drawn at
-/// random, for a task that has no slice (one whose row sets symmetry drops, or with no
-/// solution).
-fn draw_slices(
+/// How many slices a slice asked for may draw to find one that holds solutions (slices of a
+/// small board often hold none, and one that holds none checks little).
+const DRAWS: usize = 64;
+
+/// A slice drawn, counted by backtracking.
+struct Drawn {
+    slice: Slice,
+    backtracking: u128,
+    seconds: f64,
+}
+
+/// Up to `want` distinct slices of task `task`, none of them in `taken`, drawn with `mix`:
+/// each one asked for is drawn up to [`DRAWS`] times and counted by backtracking, and the
+/// first that holds solutions is kept (the last drawn where none does). Fewer where the draws
+/// find no more distinct slices (a task with few row sets and placements).
+fn draw_task(
+    q: &Quadrants,
+    task: u32,
+    want: usize,
+    mix: &mut Mix,
+    taken: &[Slice],
+) -> Result<Vec<Drawn>> {
+    let mut out: Vec<Drawn> = Vec::new();
+    let mut misses = 0;
+    while out.len() < want && misses < 16 * want {
+        let mut kept: Option<Drawn> = None;
+        for _ in 0..DRAWS {
+            let new = |s: &Slice| {
+                !taken.contains(s)
+                    && !out.iter().any(|d| d.slice == *s)
+                    && kept.as_ref().is_none_or(|k| k.slice != *s)
+            };
+            let Some(s) = slice::draw(q, task, &mut || mix.next()).filter(new) else {
+                misses += 1;
+                continue;
+            };
+            let start = Instant::now();
+            let backtracking = slice::by_backtracking(q, &s)?;
+            let seconds = start.elapsed().as_secs_f64();
+            kept = Some(Drawn {
+                slice: s,
+                backtracking,
+                seconds,
+            });
+            if backtracking > 0 {
+                break;
+            }
+        }
+        out.extend(kept);
+    }
+    Ok(out)
+}
+
+/// Whether any of the slices holds a solution.
+fn any_solutions(d: &[Drawn]) -> bool {
+    d.iter().any(|d| d.backtracking > 0)
+}
+
+/// The slices of the recounted tasks `ids` of file `f`, counted both ways: `per_task` distinct
+/// slices of each task ([`draw_task`]); where a task can have no slice that holds solutions
+/// (it has no slice, its row sets dropped by symmetry, or it records no solution), the slices
+/// of another of the file's tasks with solutions, named as drawn for it; a task with fewer distinct slices than asked is
+/// named in `fewer`.
+fn file_slices(
     q: &Quadrants,
     f: &Recorded,
     ids: &[u32],
     per_task: usize,
-    mix: &mut Mix,
-) -> Vec<Slice> {
-    let with_solutions: Vec<u32> = f
+    a: &mut Auditor,
+) -> Result<()> {
+    let mut with_solutions: Vec<u32> = f
         .done()
         .iter()
         .filter(|d| d.counts.total > 0)
         .map(|d| d.id)
         .collect();
-    let mut out = Vec::new();
+    with_solutions.sort_unstable();
+    let mut taken: Vec<Slice> = Vec::new();
     for &task in ids {
-        let (mut from, mut got) = (task, 0);
-        for _ in 0..16 * per_task {
-            if got == per_task {
+        let mut drawn = draw_task(q, task, per_task, &mut a.mix, &taken)?;
+        let mut drawn_for = None;
+        // Another task's slices only where this task's can hold no solution.
+        let none_here = drawn.is_empty() || with_solutions.binary_search(&task).is_err();
+        for _ in 0..4 {
+            if !none_here || any_solutions(&drawn) || with_solutions.is_empty() {
                 break;
             }
-            match slice::draw(q, from, &mut || mix.next()) {
-                // A slice drawn twice would check the same solutions twice: another instead.
-                Some(s) if out.contains(&s) => {}
-                Some(s) => {
-                    out.push(s);
-                    got += 1;
-                }
-                None if with_solutions.is_empty() => break,
-                _ => from = with_solutions[(mix.next() % with_solutions.len() as u64) as usize],
+            let other = with_solutions[(a.mix.next() % with_solutions.len() as u64) as usize];
+            let theirs = draw_task(q, other, per_task, &mut a.mix, &taken)?;
+            if any_solutions(&theirs) {
+                (drawn, drawn_for) = (theirs, Some(task));
             }
         }
+        if drawn.len() < per_task {
+            a.report.fewer.push(Fewer {
+                file: f.name.clone(),
+                task: drawn_for.unwrap_or(task),
+                slices: drawn.len(),
+            });
+        }
+        for d in drawn {
+            taken.push(d.slice.clone());
+            a.report.slices.push(check_slice(q, &f.name, d, drawn_for)?);
+        }
     }
-    out
+    Ok(())
 }
 
-/// Slice `s` of file `file` counted both ways.
-fn check_slice(q: &Quadrants, file: &str, s: Slice) -> Result<SliceCheck> {
+/// A task with fewer distinct slices than asked for (all of them were counted).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fewer {
+    /// The file (or the plan) whose task it is.
+    pub file: String,
+    /// The task.
+    pub task: u32,
+    /// The distinct slices drawn of it.
+    pub slices: usize,
+}
+
+/// Slice `d` of file `file` (drawn for task `drawn_for` where that task has none), counted by
+/// the method too.
+fn check_slice(q: &Quadrants, file: &str, d: Drawn, drawn_for: Option<u32>) -> Result<SliceCheck> {
     let start = Instant::now();
-    let method = slice::by_method(q, &s)?;
-    let method_seconds = start.elapsed().as_secs_f64();
-    let start = Instant::now();
-    let backtracking = slice::by_backtracking(q, &s)?;
+    let method = slice::by_method(q, &d.slice)?;
     Ok(SliceCheck {
         file: file.to_string(),
-        slice: s,
+        slice: d.slice,
+        drawn_for,
         method,
-        backtracking,
-        agrees: method == backtracking,
-        method_seconds,
-        backtracking_seconds: start.elapsed().as_secs_f64(),
+        backtracking: d.backtracking,
+        agrees: method == d.backtracking,
+        method_seconds: start.elapsed().as_secs_f64(),
+        backtracking_seconds: d.seconds,
     })
 }
 
-/// Slices of the plan of an `n` board, without a file: `tasks` tasks of it drawn at random
-/// (`seed`), `slices` slices of each, each counted both ways. What `audit --plan` runs: how
-/// long a slice takes, and whether the method agrees with backtracking, at any N.
+/// Slices of the plan of an `n` board, without a file: what `audit --plan` runs (how long a
+/// slice takes, and whether the method agrees with backtracking, at any N).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanSlices {
+    /// Every slice, counted both ways.
+    pub slices: Vec<SliceCheck>,
+    /// The tasks with fewer distinct slices than asked for.
+    pub fewer: Vec<Fewer>,
+}
+
+/// `tasks` distinct tasks of the plan of an `n` board drawn at random (`seed`), `slices`
+/// distinct slices of each ([`draw_task`]: slices that hold solutions preferred), each
+/// counted both ways. Tasks without a slice are passed over, and tasks whose slices hold no
+/// solution taken only where too few others were found.
 pub fn slices_of_plan(
     n: u32,
     (tasks, slices): (usize, usize),
     seed: u64,
     opts: &Options,
-) -> Result<Vec<SliceCheck>> {
+) -> Result<PlanSlices> {
     let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
     let q = Quadrants::within(n, opts.resolved_threads(), limit, &opts.quadrants)?;
     let mut mix = Mix(seed);
@@ -186,25 +278,39 @@ pub fn slices_of_plan(
     let rows = crate::count::engine::Counter::tasks(&q)
         .saturating_sub(1)
         .max(1);
-    let mut out = Vec::new();
-    let mut tries = 0;
-    while out.len() < tasks * slices && tries < 64 * tasks.max(1) {
-        tries += 1;
-        let task = (mix.next() % rows as u64) as u32;
-        let mut drawn: Vec<Slice> = Vec::new();
-        for _ in 0..4 * slices {
-            if drawn.len() == slices {
-                break;
-            }
-            match slice::draw(&q, task, &mut || mix.next()) {
-                Some(s) if drawn.contains(&s) => {}
-                Some(s) => drawn.push(s),
-                // A task that symmetry empties, or a row set without a placement: another.
-                None => break,
-            }
+    let (mut good, mut empty) = (Vec::new(), Vec::new());
+    let mut tried = std::collections::HashSet::new();
+    for _ in 0..64 * tasks.max(1) {
+        if good.len() == tasks || tried.len() as u64 == rows as u64 {
+            break;
         }
-        for s in drawn {
-            out.push(check_slice(&q, &name, s)?);
+        let task = (mix.next() % rows as u64) as u32;
+        if !tried.insert(task) {
+            continue;
+        }
+        let drawn = draw_task(&q, task, slices, &mut mix, &[])?;
+        match (drawn.is_empty(), any_solutions(&drawn)) {
+            (true, _) => {}
+            (false, true) => good.push((task, drawn)),
+            (false, false) => empty.push((task, drawn)),
+        }
+    }
+    let short = tasks.saturating_sub(good.len());
+    good.extend(empty.into_iter().take(short));
+    let mut out = PlanSlices {
+        slices: Vec::new(),
+        fewer: Vec::new(),
+    };
+    for (task, drawn) in good {
+        if drawn.len() < slices {
+            out.fewer.push(Fewer {
+                file: name.clone(),
+                task,
+                slices: drawn.len(),
+            });
+        }
+        for d in drawn {
+            out.slices.push(check_slice(&q, &name, d, None)?);
         }
     }
     Ok(out)
