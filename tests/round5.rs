@@ -314,3 +314,25 @@ fn plan_slices_are_distinct_and_short_tasks_are_named() {
         assert!(text.contains("distinct slice"), "{text}");
     }
 }
+
+/// 9: `verify` of a 16 MiB board of `1 1 1 …` (8 million queens in one column) keeps to the
+/// input and its queens (16 bytes each): it runs within 240 MiB of address space, where it
+/// peaked at 340 MiB before.
+#[test]
+fn verify_of_a_huge_board_stays_within_its_queens() {
+    let dir = common::tmpdir("round5", "verify");
+    let board = dir.join("ones.txt");
+    std::fs::write(&board, "1 ".repeat(8 << 20)).unwrap();
+    let capped = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 240000 && exec "$0" verify "$1""#)
+        .arg(env!("CARGO_BIN_EXE_nqueens"))
+        .arg(&board)
+        .output()
+        .unwrap();
+    assert_eq!(capped.status.code(), Some(1), "{capped:?}");
+    let out = String::from_utf8_lossy(&capped.stdout);
+    assert!(out.contains("8388607 problems"), "{out}");
+    assert!(out.contains("queens 1:1 and 2:1 share column 1"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

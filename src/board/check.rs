@@ -151,49 +151,98 @@ pub fn problems(board: &Board) -> Vec<Problem> {
 /// memory stays small for a huge board full of attacks.
 pub fn problems_up_to(board: &Board, max: usize) -> (Vec<Problem>, usize) {
     let n = board.n;
-    let mut out = Vec::new();
+    // First pass: one bit a row, column and diagonal (memory a 64th of a list of indexes),
+    // every problem counted, and the first `max` attacks' second queens and lines noted.
+    let mut seen = Lines::new(n);
+    let mut attacks: Vec<(usize, usize)> = Vec::new(); // (queen, line 0..4)
     let mut all = 0usize;
-    let mut push = |p: Problem| {
-        all += 1;
-        if out.len() < max {
-            out.push(p);
-        }
-    };
-    const NONE: u32 = u32::MAX;
-    // The last queen seen on each row, column and diagonal (u32: a board that large would
-    // not fit in memory anyway; larger indexes are treated as off the board).
-    let mut last: [Vec<u32>; 4] = [
-        vec![NONE; n],
-        vec![NONE; n],
-        vec![NONE; 2 * n],
-        vec![NONE; 2 * n],
-    ];
-    let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
     for (i, &(r, c)) in board.queens.iter().enumerate() {
-        if r >= n || c >= n || i >= NONE as usize {
-            push(Problem::OffBoard {
-                queen: [r.saturating_add(1), c.saturating_add(1)],
-            });
+        if r >= n || c >= n {
+            all += 1;
             continue;
         }
-        let keys = [r, c, r + c, c + n - 1 - r];
-        for (k, line) in ["row", "column", "diagonal", "diagonal"].iter().enumerate() {
-            let j = last[k][keys[k]];
-            if j != NONE {
-                push(Problem::Attack {
-                    line,
-                    queens: [one(board.queens[j as usize]), one((r, c))],
+        for (k, key) in keys(n, r, c).into_iter().enumerate() {
+            if seen.set(k, key) {
+                all += 1;
+                if attacks.len() < max {
+                    attacks.push((i, k));
+                }
+            }
+        }
+    }
+    let empty = (0..n).filter(|&r| !seen.get(0, r)).count();
+    all += empty;
+    // Second pass, for the attacks kept alone: the queen each one's second queen meets (the
+    // last one before it on the line), from an index of only the lines they lie on.
+    let mut last: std::collections::HashMap<(usize, usize), usize> = attacks
+        .iter()
+        .map(|&(i, k)| {
+            let (r, c) = board.queens[i];
+            ((k, keys(n, r, c)[k]), usize::MAX)
+        })
+        .collect();
+    let mut met = attacks.iter().peekable();
+    let mut out = Vec::new();
+    let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
+    const LINES: [&str; 4] = ["row", "column", "diagonal", "diagonal"];
+    for (i, &(r, c)) in board.queens.iter().enumerate() {
+        if r >= n || c >= n {
+            if out.len() < max {
+                out.push(Problem::OffBoard {
+                    queen: [r.saturating_add(1), c.saturating_add(1)],
                 });
             }
-            last[k][keys[k]] = i as u32;
+            continue;
+        }
+        for (k, key) in keys(n, r, c).into_iter().enumerate() {
+            let Some(j) = last.get_mut(&(k, key)) else {
+                continue;
+            };
+            if met.peek() == Some(&&(i, k)) {
+                met.next();
+                if out.len() < max {
+                    out.push(Problem::Attack {
+                        line: LINES[k],
+                        queens: [one(board.queens[*j]), one((r, c))],
+                    });
+                }
+            }
+            *j = i;
         }
     }
-    for (r, &q) in last[0].iter().enumerate() {
-        if q == NONE {
-            push(Problem::EmptyRow { row: r + 1 });
-        }
-    }
+    out.extend(
+        (0..n)
+            .filter(|&r| !seen.get(0, r))
+            .take(max.saturating_sub(out.len()))
+            .map(|r| Problem::EmptyRow { row: r + 1 }),
+    );
     (out, all)
+}
+
+/// The row, column and two diagonals of square (`r`, `c`) of an `n` board.
+fn keys(n: usize, r: usize, c: usize) -> [usize; 4] {
+    [r, c, r + c, c + n - 1 - r]
+}
+
+/// One bit for each row, column and diagonal of an `n` board: whether a queen is on it.
+struct Lines([Vec<u64>; 4]);
+
+impl Lines {
+    fn new(n: usize) -> Lines {
+        let words = |k: usize| vec![0u64; k.div_ceil(64)];
+        Lines([words(n), words(n), words(2 * n), words(2 * n)])
+    }
+
+    fn get(&self, k: usize, key: usize) -> bool {
+        self.0[k][key / 64] >> (key % 64) & 1 == 1
+    }
+
+    /// Marks line `key` of kind `k`; whether a queen was on it already.
+    fn set(&mut self, k: usize, key: usize) -> bool {
+        let was = self.get(k, key);
+        self.0[k][key / 64] |= 1 << (key % 64);
+        was
+    }
 }
 
 #[cfg(test)]
@@ -249,5 +298,79 @@ mod tests {
             "{p:?}"
         );
         assert!(p.contains(&"row 2 has no queen".to_string()), "{p:?}");
+    }
+
+    /// The problems as the first version named them: the last queen seen on each line, kept
+    /// in a list of indexes (4 words a line).
+    fn by_index_lists(board: &Board, max: usize) -> (Vec<Problem>, usize) {
+        let n = board.n;
+        let (mut out, mut all) = (Vec::new(), 0);
+        let mut last = [
+            vec![None; n],
+            vec![None; n],
+            vec![None; 2 * n],
+            vec![None; 2 * n],
+        ];
+        let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
+        for (i, &(r, c)) in board.queens.iter().enumerate() {
+            if r >= n || c >= n {
+                all += 1;
+                if out.len() < max {
+                    out.push(Problem::OffBoard {
+                        queen: [r.saturating_add(1), c.saturating_add(1)],
+                    });
+                }
+                continue;
+            }
+            let lines = ["row", "column", "diagonal", "diagonal"];
+            for (k, key) in keys(n, r, c).into_iter().enumerate() {
+                if let Some(j) = last[k][key] {
+                    all += 1;
+                    if out.len() < max {
+                        out.push(Problem::Attack {
+                            line: lines[k],
+                            queens: [one(board.queens[j]), one((r, c))],
+                        });
+                    }
+                }
+                last[k][key] = Some(i);
+            }
+        }
+        for (r, q) in last[0].iter().enumerate() {
+            if q.is_none() {
+                all += 1;
+                if out.len() < max {
+                    out.push(Problem::EmptyRow { row: r + 1 });
+                }
+            }
+        }
+        (out, all)
+    }
+
+    /// The problems found in two passes over one bit a line are the ones a list of indexes
+    /// finds, in the same order, cut at the same `max`.
+    #[test]
+    fn two_passes_name_what_an_index_list_names() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m as u64) as usize
+        };
+        for _ in 0..2000 {
+            let n = 1 + next(9);
+            let queens = (0..next(2 * n + 1))
+                .map(|_| (next(n + 1), next(n + 1)))
+                .collect();
+            let b = Board { n, queens };
+            for max in [0, 1, 3, usize::MAX] {
+                assert_eq!(
+                    problems_up_to(&b, max),
+                    by_index_lists(&b, max),
+                    "{b:?} {max}"
+                );
+            }
+        }
     }
 }

@@ -228,36 +228,38 @@ fn in_range_as(line: usize, b: Board, off: usize, hint: &str) -> Result<Board> {
 
 fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
     let body = text.trim_start_matches('[').trim_end_matches(']');
-    let toks: Vec<&str> = body
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .collect();
-    if toks.len() == 1 && toks[0].len() > 9 {
+    // Read as it is split, not collected first: a board of millions of queens costs its
+    // queens' memory and nothing more.
+    let toks = || {
+        body.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+    };
+    let mut two = toks().take(2);
+    let (first, alone) = (two.next().unwrap_or(""), two.next().is_none());
+    if alone && first.len() > 9 {
         return Err(bad(
             line,
             format!(
-                "'{}' is not a board: separate the columns with spaces or commas (a run of \
-                 digits is read as one column per digit only for boards up to 9×9)",
-                toks[0]
+                "'{first}' is not a board: separate the columns with spaces or commas (a run \
+                 of digits is read as one column per digit only for boards up to 9×9)"
             ),
         ));
     }
-    let cols: Vec<usize> = if toks.len() == 1 && toks[0].len() > 1 {
+    let queens: Vec<(usize, usize)> = if alone && first.len() > 1 {
         // OEIS style: one digit per row.
-        toks[0]
+        first
             .chars()
-            .map(|ch| number(line, &ch.to_string(), off, "column"))
+            .enumerate()
+            .map(|(r, ch)| Ok((r, number(line, &ch.to_string(), off, "column")?)))
             .collect::<Result<_>>()?
     } else {
-        toks.iter()
-            .map(|t| number(line, t, off, "column"))
+        toks()
+            .enumerate()
+            .map(|(r, t)| Ok((r, number(line, t, off, "column")?)))
             .collect::<Result<_>>()?
     };
-    let n = cols.len();
-    let b = Board {
-        n,
-        queens: cols.into_iter().enumerate().collect(),
-    };
+    let n = queens.len();
+    let b = Board { n, queens };
     let hint = format!(
         " (a list gives one column per row: {n} columns make a {n}×{n} board; is a row missing?)"
     );
