@@ -37,3 +37,33 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
+/// small N (`SMALL=1`) and writes a line for each count with its solutions.
+#[test]
+fn the_many_core_script_writes_every_step() {
+    let dir = common::tmpdir("scripts", "many-cores");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("bash")
+        .arg(format!("{root}/scripts/many-cores.sh"))
+        .arg(&dir)
+        .env("SMALL", "1")
+        .env("THREADS", "2 1")
+        .env("BIN", env!("CARGO_BIN_EXE_nqueens"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let log = std::fs::read_to_string(dir.join("many-cores.txt")).unwrap();
+    assert!(!log.contains("WRONG"), "{log}");
+    for line in [
+        "1 default 12 2 - ",
+        "1 default 12 1 - ",
+        "2 default 13 2 - ",
+        "3 avx2 12 1 0/4 ",
+    ] {
+        assert!(log.contains(line), "{line} not in {log}");
+    }
+    assert!(log.contains(" 14200 "), "{log}");
+    assert!(log.contains("# done"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
