@@ -2,8 +2,11 @@
 //!
 //! Squares alternate light and dark, each queen is a crown on its square (an element of
 //! class `queen`, with its 1-based square in `data-square`), and the columns and rows are
-//! numbered on the edges (1-based, or 0-based). Boards up to [`SVG_MAX`] are drawn; larger
-//! ones would not be legible and are refused by the callers.
+//! numbered on the edges (1-based, or 0-based). [`Marks`] add what a picture can say more: a
+//! queen placed before the search drawn red in a red ring (`data-placed="true"`), and a red
+//! line between two queens that attack each other (class `attack`; [`marked`] draws any set
+//! of queens, as `verify` reads them). Boards up to [`SVG_MAX`] are drawn; larger ones would
+//! not be legible and are refused by the callers.
 
 use std::fmt::Write as _;
 
@@ -30,9 +33,29 @@ struct Layout {
     font: f64,
 }
 
-/// The drawing of one `n` board at the origin, with a queen in column `cols[r]` of each row
-/// `r` it lists (none for an empty board): its size in pixels and its SVG elements.
-fn draw(n: usize, cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64, f64, String) {
+/// What a picture marks beside its queens (0-based squares).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Marks<'a> {
+    /// Queens placed before the search (`--place`): drawn red, in a red ring.
+    pub placed: &'a [(usize, usize)],
+    /// Pairs of queens that attack each other: a red line between their squares' centres.
+    pub attacks: &'a [[(usize, usize); 2]],
+}
+
+/// The queens of a one-queen-a-row board, `cols[r]` the column of row `r`'s queen.
+fn by_row(cols: &[usize]) -> Vec<(usize, usize)> {
+    cols.iter().copied().enumerate().collect()
+}
+
+/// The drawing of one `n` board at the origin with `queens` on it (none for an empty board;
+/// a queen off the board is not drawn) and `marks`: its size in pixels and its SVG elements.
+fn draw(
+    n: usize,
+    queens: &[(usize, usize)],
+    zero_based: bool,
+    title: Option<&str>,
+    marks: Marks,
+) -> (f64, f64, String) {
     let s = square_size(n);
     let margin = (s * 0.8).max(14.0);
     let l = Layout {
@@ -54,7 +77,8 @@ fn draw(n: usize, cols: &[usize], zero_based: bool, title: Option<&str>) -> (f64
     }
     squares(&mut g, &l);
     coordinates(&mut g, &l);
-    queens(&mut g, &l, cols);
+    crowns(&mut g, &l, queens, marks.placed);
+    attack_lines(&mut g, &l, marks.attacks);
     let width = 2.0 * margin + n as f64 * s;
     let height = l.top + margin + n as f64 * s;
     (width, height, g)
@@ -123,23 +147,41 @@ fn coordinates(g: &mut String, l: &Layout) {
     }
 }
 
-/// Queens: a crown (five points over a band) on each queen's square.
-fn queens(g: &mut String, l: &Layout, cols: &[usize]) {
+/// Queens: a crown (five points over a band) on each queen's square; a placed one red, in a
+/// red ring.
+fn crowns(g: &mut String, l: &Layout, queens: &[(usize, usize)], placed: &[(usize, usize)]) {
     let Layout {
+        n,
         s,
         margin,
         top,
         off,
         ..
     } = *l;
-    for (r, &c) in cols.iter().enumerate() {
+    for &(r, c) in queens.iter().filter(|&&(r, c)| r < n && c < n) {
         let (x, y) = (margin + c as f64 * s, top + r as f64 * s);
         let p = |fx: f64, fy: f64| format!("{:.1} {:.1}", x + fx * s, y + fy * s);
+        let is_placed = placed.contains(&(r, c));
+        if is_placed {
+            let _ = writeln!(
+                g,
+                r##"<circle class="placed" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#c62828" stroke-width="{:.1}"/>"##,
+                x + s / 2.0,
+                y + s / 2.0,
+                s * 0.46,
+                (s * 0.06).max(1.0),
+            );
+        }
         let _ = writeln!(
             g,
-            r##"<path class="queen" data-square="{}:{}" d="M{}L{}L{}L{}L{}L{}L{}L{}L{}Z" fill="#1a1a1a" stroke="#fff" stroke-width="{:.1}"/>"##,
+            r##"<path class="queen" data-square="{}:{}"{} d="M{}L{}L{}L{}L{}L{}L{}L{}L{}Z" fill="{}" stroke="#fff" stroke-width="{:.1}"/>"##,
             r + off,
             c + off,
+            if is_placed {
+                r#" data-placed="true""#
+            } else {
+                ""
+            },
             p(0.18, 0.78),
             p(0.12, 0.32),
             p(0.33, 0.55),
@@ -149,7 +191,26 @@ fn queens(g: &mut String, l: &Layout, cols: &[usize]) {
             p(0.82, 0.78),
             p(0.5, 0.84),
             p(0.18, 0.78),
+            if is_placed { "#c62828" } else { "#1a1a1a" },
             (s * 0.03).max(0.5),
+        );
+    }
+}
+
+/// A red line between the centres of each pair of queens that attack each other.
+fn attack_lines(g: &mut String, l: &Layout, attacks: &[[(usize, usize); 2]]) {
+    let Layout {
+        n, s, margin, top, ..
+    } = *l;
+    let centre =
+        |(r, c): (usize, usize)| (margin + (c as f64 + 0.5) * s, top + (r as f64 + 0.5) * s);
+    let on = |&(r, c): &(usize, usize)| r < n && c < n;
+    for [a, b] in attacks.iter().filter(|[a, b]| on(a) && on(b)) {
+        let ((x1, y1), (x2, y2)) = (centre(*a), centre(*b));
+        let _ = writeln!(
+            g,
+            r##"<line class="attack" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#e53935" stroke-width="{:.1}" stroke-linecap="round" opacity="0.8"/>"##,
+            (s * 0.08).max(1.5),
         );
     }
 }
@@ -173,14 +234,33 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
 /// are numbered from 1, or from 0 when `zero_based`.
 pub fn board(cols: &[usize], zero_based: bool) -> String {
     let n = cols.len();
-    let (w, h, body) = draw(n, cols, zero_based, None);
-    document(w, h, &format!("{n} queens on the {n}×{n} board"), &body)
+    marked(
+        n,
+        &by_row(cols),
+        zero_based,
+        &format!("{n} queens on the {n}×{n} board"),
+        Marks::default(),
+    )
+}
+
+/// Any `queens` on an `n` board (0-based `(row, col)`; those off the board are not drawn),
+/// with `marks`, titled `title`, as one SVG document: a solution whose placed queens stand
+/// out, or a board that is not a solution with its attacking pairs joined.
+pub fn marked(
+    n: usize,
+    queens: &[(usize, usize)],
+    zero_based: bool,
+    title: &str,
+    marks: Marks,
+) -> String {
+    let (w, h, body) = draw(n, queens, zero_based, None, marks);
+    document(w, h, title, &body)
 }
 
 /// An empty `n` board titled `why`, as one SVG document: the picture of a board with no
 /// solution (or none with the queens asked for).
 pub fn empty(n: usize, zero_based: bool, why: &str) -> String {
-    let (w, h, body) = draw(n, &[], zero_based, Some(why));
+    let (w, h, body) = draw(n, &[], zero_based, Some(why), Marks::default());
     // Room for the title (13-pixel type, about 7 pixels a character), the board centred.
     let wide = (why.chars().count() as f64 * 7.0 + 24.0).max(w);
     let body = format!(
@@ -191,15 +271,28 @@ pub fn empty(n: usize, zero_based: bool, why: &str) -> String {
 }
 
 /// Several boards of one size side by side, `per_row` to a row, each titled by its number
-/// (from 1) in the sequence, as one SVG document.
-pub fn gallery(boards: &[Vec<usize>], zero_based: bool, per_row: usize) -> String {
+/// (from 1) in the sequence, the queens `placed` before the search marked on each, as one SVG
+/// document.
+pub fn gallery(
+    boards: &[Vec<usize>],
+    zero_based: bool,
+    per_row: usize,
+    placed: &[(usize, usize)],
+) -> String {
+    let marks = Marks {
+        placed,
+        attacks: &[],
+    };
     let per_row = per_row.max(1);
     let mut body = String::new();
     let (mut cell_w, mut cell_h) = (0.0f64, 0.0f64);
     let drawn: Vec<(f64, f64, String)> = boards
         .iter()
         .enumerate()
-        .map(|(i, b)| draw(b.len(), b, zero_based, Some(&format!("#{}", i + 1))))
+        .map(|(i, b)| {
+            let title = format!("#{}", i + 1);
+            draw(b.len(), &by_row(b), zero_based, Some(&title), marks)
+        })
         .collect();
     for (w, h, _) in &drawn {
         cell_w = cell_w.max(*w);
@@ -236,8 +329,22 @@ mod tests {
         assert!(s.contains("data-square=\"1:2\""));
         let z = board(&[1, 3, 0, 2], true);
         assert!(z.contains("data-square=\"0:1\""));
-        let g = gallery(&[vec![1, 3, 0, 2], vec![2, 0, 3, 1]], false, 2);
+        let g = gallery(&[vec![1, 3, 0, 2], vec![2, 0, 3, 1]], false, 2, &[(0, 1)]);
         assert_eq!(g.matches("class=\"queen\"").count(), 8);
         assert!(g.contains(">#2</text>"));
+        // Placed (0, 1) is a queen of the first board only.
+        assert_eq!(g.matches("data-placed").count(), 1);
+        let m = marked(
+            4,
+            &[(0, 0), (1, 1), (9, 9)],
+            false,
+            "two attack",
+            Marks {
+                placed: &[],
+                attacks: &[[(0, 0), (1, 1)], [(1, 1), (9, 9)]],
+            },
+        );
+        assert_eq!(m.matches("class=\"queen\"").count(), 2);
+        assert_eq!(m.matches("class=\"attack\"").count(), 1);
     }
 }

@@ -71,9 +71,20 @@ pub fn before_counting(
         if threads == 1 { "" } else { "s" }
     );
     if wall > LIFETIME_SECONDS && !force {
+        // Shards help only where many machines together can finish in a lifetime.
+        let advice = if core / MANY_CORES > LIFETIME_SECONDS {
+            format!(
+                "; a million cores would still take {}: no computer of today counts it (ask \
+                 for it anyway with --force)",
+                duration(core / MANY_CORES)
+            )
+        } else {
+            ". Count it in shards on many machines (docs/guide/distributed.md), or ask for it \
+             anyway with --force"
+                .to_string()
+        };
         return Err(Error::Usage(format!(
-            "{cost}, more than a lifetime: nothing is counted. Count it in shards on many \
-             machines (docs/guide/distributed.md), or ask for it anyway with --force"
+            "{cost}, more than a lifetime: nothing is counted{advice}"
         )));
     }
     Ok((core > QUIET_CORE_SECONDS).then(|| {
@@ -85,6 +96,9 @@ pub fn before_counting(
         format!("note: {cost}{keep}")
     }))
 }
+
+/// The most cores a count in shards is advised for: a large cluster's worth.
+const MANY_CORES: f64 = 1e6;
 
 /// Core-seconds of work as a reader plans them.
 fn core_time(s: f64) -> String {

@@ -32,6 +32,10 @@ pub struct CountArgs {
     pub engine: EngineArgs,
     #[command(flatten)]
     pub place: PlaceArgs,
+    /// Read --place and --first-queen from 0 instead of 1, and write the placed queens so in
+    /// the report.
+    #[arg(long)]
+    pub zero_based: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -226,7 +230,7 @@ impl std::error::Error for Interrupted {}
 
 pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let mut opts = a.engine.options()?;
-    opts.placed = a.place.queens(a.n as usize, None)?;
+    opts.placed = a.place.queens(a.n as usize, Some(a.zero_based))?;
     let algorithm = opts.resolved_algorithm(a.n);
     let placed = !opts.placed.is_empty();
     let threads = opts.resolved_threads();
@@ -265,16 +269,25 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Ok(Outcome::Whole(t)) => report_out(&t, a.json, a.output.as_deref()),
+        Ok(Outcome::Whole(t)) => report_out(&t, (a.json, a.zero_based), a.output.as_deref()),
         Err(e @ Error::Cancelled { .. }) => Err(interrupted(e, which.load(Ordering::SeqCst))),
         Err(e) => Err(e.into()),
     }
 }
 
-/// Prints a count's report (text or JSON) to stdout or `output`, then turns a disagreement
-/// with OEIS into exit 3.
-fn report_out(totals: &Totals, json: bool, output: Option<&Path>) -> anyhow::Result<()> {
-    let report = CountReport::new(totals);
+/// Prints a count's report (text or JSON; the placed queens 0-based with `zero_based`) to
+/// stdout or `output`, then turns a disagreement with OEIS into exit 3.
+fn report_out(
+    totals: &Totals,
+    (json, zero_based): (bool, bool),
+    output: Option<&Path>,
+) -> anyhow::Result<()> {
+    let mut report = CountReport::new(totals);
+    if zero_based {
+        for q in &mut report.placed {
+            *q = q.map(|x| x - 1);
+        }
+    }
     if json {
         emit(output, &(serde_json::to_string(&report)? + "\n"))?;
     } else {

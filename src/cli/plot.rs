@@ -90,14 +90,17 @@ pub fn sequence(path: &Path, title: &str, values: &[(u32, u128)]) -> Result<(), 
         .filter(|(_, v)| *v == 0)
         .map(|(n, _)| n.to_string())
         .collect();
-    let caption = if zeros.is_empty() {
-        title.to_string()
-    } else {
-        format!(
-            "{title} (a(n) = 0 for n = {}: not drawn on a log scale)",
-            zeros.join(", ")
-        )
-    };
+    // The title, then the zeros' note, each on lines that fit the picture's width.
+    let mut caption = wrap(title, CAPTION_CHARS);
+    if !zeros.is_empty() {
+        caption.extend(wrap(
+            &format!(
+                "a(n) = 0 for n = {}: not drawn on a log scale",
+                zeros.join(", ")
+            ),
+            CAPTION_CHARS,
+        ));
+    }
     let (lo, hi) = match (values.first(), values.last()) {
         (Some(a), Some(b)) => (a.0, b.0),
         _ => return Err(failed(path, "no values to draw")),
@@ -105,8 +108,16 @@ pub fn sequence(path: &Path, title: &str, values: &[(u32, u128)]) -> Result<(), 
     let y_max = shown.iter().map(|p| p.1).fold(1.0, f64::max) * 3.0;
     let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 17))
+    let (top, body) = root.split_vertically(16 + 20 * caption.len() as u32);
+    for (i, line) in caption.iter().enumerate() {
+        top.draw(&Text::new(
+            line.clone(),
+            (16, 10 + 20 * i as i32),
+            ("sans-serif", 15).into_font(),
+        ))
+        .map_err(|e| err(&e))?;
+    }
+    let mut chart = ChartBuilder::on(&body)
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(80)
@@ -183,4 +194,33 @@ fn draw_panel(
         chart.draw_series(DashedLineSeries::new(ideal, 6, 4, BLACK.stroke_width(1)))?;
     }
     Ok(())
+}
+
+/// The most characters on a caption line of the 900-pixel chart (15-pixel type, about 8
+/// pixels a character, a margin left and right).
+const CAPTION_CHARS: usize = 100;
+
+/// `text` in lines of at most `max` characters, broken between words (a longer word alone).
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= max => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn captions_wrap_between_words() {
+        assert_eq!(super::wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
+        assert_eq!(super::wrap("abcdefgh x", 4), ["abcdefgh", "x"]);
+        assert_eq!(super::wrap("short", 100), ["short"]);
+    }
 }

@@ -4,7 +4,7 @@ use super::args::{bounded, parse_n};
 use super::{named, print, stream_end, PlaceArgs};
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
-use nqueens::board::svg::{gallery, GALLERY_MAX, SVG_MAX};
+use nqueens::board::svg::{gallery, marked, Marks, GALLERY_MAX, SVG_MAX};
 use nqueens::{complete, construct, unique, Completion, Error, Solutions};
 use std::io::{BufWriter, Write};
 
@@ -138,7 +138,7 @@ fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
     }
     if is_multiline(format) && n > DRAW_MAX {
         return Err(Error::Usage(format!(
-            "a {n}×{n} board is too large to draw as --format {format:?}: multi-line formats \
+            "a {n}×{n} board is too large to draw as --format {format}: multi-line formats \
              go up to N = {DRAW_MAX}; use list, pairs or json"
         )));
     }
@@ -257,6 +257,18 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     }
     note!("method: {name}");
     match solution {
+        Some(s) if format == Format::Svg && !placed.is_empty() => {
+            let queens: Vec<(usize, usize)> = s.iter().copied().enumerate().collect();
+            let title = format!(
+                "{0} queens on the {0}×{0} board, the placed ones in red",
+                a.n
+            );
+            let marks = Marks {
+                placed: &placed,
+                attacks: &[],
+            };
+            print(&marked(a.n, &queens, a.zero_based, &title, marks))
+        }
         Some(s) => {
             let mut text = render(&s, format, a.zero_based);
             if !text.ends_with('\n') {
@@ -298,7 +310,7 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     let limit = a.limit.unwrap_or(u64::MAX);
     let format = if a.json { Format::Json } else { a.format };
     if format == Format::Svg {
-        return list_svg(all, &a);
+        return list_svg(all, &a, &placed);
     }
     let off = usize::from(!a.zero_based);
     let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
@@ -330,7 +342,11 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
 }
 
 /// `list --format svg`: the boards (at most [`GALLERY_MAX`]) as one picture.
-fn list_svg(all: Box<dyn Iterator<Item = Vec<usize>>>, a: &ListArgs) -> anyhow::Result<()> {
+fn list_svg(
+    all: Box<dyn Iterator<Item = Vec<usize>>>,
+    a: &ListArgs,
+    placed: &[(usize, usize)],
+) -> anyhow::Result<()> {
     let cap = a.limit.unwrap_or(u64::MAX).min(GALLERY_MAX as u64 + 1) as usize;
     let boards: Vec<Vec<usize>> = all.take(cap).collect();
     if boards.len() > GALLERY_MAX {
@@ -342,17 +358,18 @@ fn list_svg(all: Box<dyn Iterator<Item = Vec<usize>>>, a: &ListArgs) -> anyhow::
         .into());
     }
     if boards.is_empty() {
-        return Err(Error::Usage(format!(
-            "the {0}×{0} board has no solution{1}: there is nothing to draw",
-            a.n,
-            if a.place.place.is_empty() && a.place.first_queen.is_none() {
-                ""
-            } else {
-                " with these queens"
-            }
-        ))
-        .into());
+        // No solution is an answer, as `solve --format svg` draws it: the empty board, titled.
+        let says = if a.place.place.is_empty() && a.place.first_queen.is_none() {
+            format!("no solution: the {0}×{0} board has none", a.n)
+        } else {
+            format!("no solution on the {0}×{0} board with these queens", a.n)
+        };
+        return print(&nqueens::board::svg::empty(
+            a.n as usize,
+            a.zero_based,
+            &says,
+        ));
     }
     let per_row = (boards.len() as f64).sqrt().ceil().clamp(1.0, 8.0) as usize;
-    print(&gallery(&boards, a.zero_based, per_row))
+    print(&gallery(&boards, a.zero_based, per_row, placed))
 }

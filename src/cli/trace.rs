@@ -21,7 +21,7 @@ pub enum TraceFormat {
     Grid,
     /// Each step's line, then the board as rows of `Q` and `.`.
     Dots,
-    /// JSON lines: {"step", "event", "row", "col", ...}, 1-based.
+    /// JSON lines: {"step", "event", "row", "col", ...}, 1-based (0-based with --zero-based).
     Json,
 }
 
@@ -54,6 +54,9 @@ pub struct TraceArgs {
     /// Milliseconds between frames of --animate, 0 to 10000.
     #[arg(long, value_name = "MS", default_value_t = 150, value_parser = parse_delay, requires = "animate")]
     pub delay: u64,
+    /// Write rows and columns from 0 instead of 1 (in every format).
+    #[arg(long)]
+    pub zero_based: bool,
 }
 
 fn parse_delay(s: &str) -> Result<u64, String> {
@@ -76,10 +79,11 @@ pub struct TreeArgs {
     pub json: bool,
 }
 
-fn describe(e: &Event) -> String {
+/// Step `e` in words, rows and columns counted from `off` (1, or 0 with `--zero-based`).
+fn describe(e: &Event, off: usize) -> String {
     match e {
-        Event::Place { row, col } => format!("place     row {}, column {}", row + 1, col + 1),
-        Event::Remove { row, col } => format!("remove    row {}, column {}", row + 1, col + 1),
+        Event::Place { row, col } => format!("place     row {}, column {}", row + off, col + off),
+        Event::Remove { row, col } => format!("remove    row {}, column {}", row + off, col + off),
         Event::Blocked { row, tried } => {
             let what = if *tried {
                 "no other free square"
@@ -91,10 +95,10 @@ fn describe(e: &Event) -> String {
             } else {
                 "back to the row above"
             };
-            format!("blocked   row {}: {what}, {then}", row + 1)
+            format!("blocked   row {}: {what}, {then}", row + off)
         }
         Event::Solution { number, cols } => {
-            let v: Vec<String> = cols.iter().map(|c| (c + 1).to_string()).collect();
+            let v: Vec<String> = cols.iter().map(|c| (c + off).to_string()).collect();
             format!("solution  {number}: {}", v.join(" "))
         }
     }
@@ -127,18 +131,18 @@ fn draw(board: &[Option<usize>], grid: bool) -> String {
     s
 }
 
-fn json_line(step: u64, e: &Event) -> String {
+fn json_line(step: u64, e: &Event, off: u64) -> String {
     let mut v = serde_json::to_value(e).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.insert("step".into(), step.into());
         for key in ["row", "col"] {
             if let Some(x) = o.get(key).and_then(|x| x.as_u64()) {
-                o.insert(key.into(), (x + 1).into());
+                o.insert(key.into(), (x + off).into());
             }
         }
         if let Some(cols) = o.get_mut("cols").and_then(|c| c.as_array_mut()) {
             for c in cols.iter_mut() {
-                *c = (c.as_u64().unwrap_or(0) + 1).into();
+                *c = (c.as_u64().unwrap_or(0) + off).into();
             }
         }
     }
@@ -170,15 +174,16 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
     };
     let mut step = 0u64;
     let mut solutions = 0u64;
+    let off = usize::from(!a.zero_based);
     let (steps, finished) = trace(a.n, a.all, |e, board| {
         step += 1;
         solutions += u64::from(matches!(e, Event::Solution { .. }));
         let text = match a.format {
-            TraceFormat::Json => json_line(step, e) + "\n",
-            TraceFormat::Steps => format!("{step:>7}  {}\n", describe(e)),
+            TraceFormat::Json => json_line(step, e, off as u64) + "\n",
+            TraceFormat::Steps => format!("{step:>7}  {}\n", describe(e, off)),
             _ => format!(
                 "{step:>7}  {}\n{}\n",
-                describe(e),
+                describe(e, off),
                 draw(board, a.format == TraceFormat::Grid)
             ),
         };
@@ -287,7 +292,11 @@ fn animate(a: &TraceArgs) -> anyhow::Result<()> {
             let _ = writeln!(frame, "\r\x1b[2K{line}");
         }
         let _ = writeln!(frame, "\r\x1b[2K");
-        let _ = writeln!(frame, "\r\x1b[2Kstep {step:>6}  {}", describe(e));
+        let _ = writeln!(
+            frame,
+            "\r\x1b[2Kstep {step:>6}  {}",
+            describe(e, usize::from(!a.zero_based))
+        );
         if let Err(e) = out.write_all(frame.as_bytes()).and_then(|_| out.flush()) {
             err = Some(e);
             return ControlFlow::Break(());

@@ -3,6 +3,7 @@
 use super::print;
 use nqueens::board::check::problems_up_to;
 use nqueens::board::parse::parse_each;
+use nqueens::board::svg::{marked, Marks, SVG_MAX};
 use nqueens::longrun::files::read_bounded;
 use nqueens::Error;
 use nqueens::{Board, Problem};
@@ -37,8 +38,13 @@ pub struct VerifyArgs {
     /// One JSON object: {"n", "queens", "solution" (bool), "problem_count", "problems" [...]}
     /// for one board; {"boards", "solutions", "not_solutions", "unreadable", "results"} for
     /// several.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "svg")]
     pub json: bool,
+    /// Draw the board as an SVG picture instead of the verdict: its queens, and a red line
+    /// between each pair that attack each other (the first 1,000). One board, N up to 256;
+    /// the exit code is the verdict's.
+    #[arg(long)]
+    pub svg: bool,
 }
 
 /// The exit code of a readable board that is not a solution.
@@ -95,7 +101,12 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
         }
     });
     match (stream, first) {
+        (Some(_), _) if a.svg => Err(Error::Usage(
+            "--svg draws one board, and the input holds several: give one board".into(),
+        )
+        .into()),
         (Some(s), _) => s.finish(),
+        (None, Some(one)) if a.svg => picture(&one, a.zero_based),
         (None, Some(one)) => single(&one, a.json),
         (None, None) => unreachable!("parse_each gives at least one board"),
     }
@@ -147,6 +158,46 @@ fn single(v: &Verdict, json: bool) -> anyhow::Result<u8> {
         print(&s)?;
     }
     Ok(if ok { 0 } else { NOT_A_SOLUTION })
+}
+
+/// One board as a picture, its attacking pairs joined; the verdict's exit code.
+fn picture(v: &Verdict, zero_based: bool) -> anyhow::Result<u8> {
+    let (board, found, all) = match &v.board {
+        Ok(b) => b,
+        Err(e) => return Err(e.clone().into()),
+    };
+    if board.n > SVG_MAX {
+        return Err(Error::Usage(format!(
+            "a {0}×{0} board is too large for a legible picture: --svg goes up to N = {SVG_MAX}",
+            board.n
+        ))
+        .into());
+    }
+    let attacks: Vec<[(usize, usize); 2]> = found
+        .iter()
+        .filter_map(|p| match p {
+            Problem::Attack { queens: [a, b], .. } => {
+                Some([(a[0] - 1, a[1] - 1), (b[0] - 1, b[1] - 1)])
+            }
+            _ => None,
+        })
+        .collect();
+    let title = match all {
+        0 => format!("a solution: {0} queens on the {0}×{0} board", board.n),
+        k => format!(
+            "not a solution: {k} problem{} on the {1}×{1} board ({2} attacking pair{3} in red)",
+            if *k == 1 { "" } else { "s" },
+            board.n,
+            attacks.len(),
+            if attacks.len() == 1 { "" } else { "s" }
+        ),
+    };
+    let marks = Marks {
+        placed: &[],
+        attacks: &attacks,
+    };
+    print(&marked(board.n, &board.queens, zero_based, &title, marks))?;
+    Ok(if *all == 0 { 0 } else { NOT_A_SOLUTION })
 }
 
 fn one_json(board: &Board, found: &[Problem], all: usize) -> serde_json::Value {
