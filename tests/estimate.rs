@@ -168,3 +168,21 @@ fn bad_estimates_are_refused() {
         (&["estimate", "65"], "between 1 and 64"),
     ]);
 }
+
+/// Issue 45, 3: an interval that reaches down to nothing is called too wide, with how many
+/// tasks would narrow it (it printed "0.0000e0 to 1.8e18"); the memory line does not read as
+/// a peak past the plan's bound.
+#[test]
+fn a_thin_sample_says_its_interval_is_too_wide_and_how_many_tasks_would_do() {
+    let out = common::nqueens()
+        .args(["estimate", "20", "--tasks", "3", "--seed", "5", "-t", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("too wide to use; about "), "{text}");
+    assert!(text.contains("tasks would narrow it to ±50%"), "{text}");
+    assert!(!text.contains("0.0000e0 to"), "{text}");
+    assert!(!text.contains("only 3 of the 3"), "{text}");
+    assert!(!text.contains("may use up to"), "{text}");
+}

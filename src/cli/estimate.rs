@@ -84,10 +84,24 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
     }
 }
 
-/// `value (95%: low to high)` with `f` formatting each.
-fn with_interval(p: &Projected, f: impl Fn(f64) -> String) -> String {
+/// `value (95%: low to high)` with `f` formatting each; an interval that reaches down to
+/// nothing (a thin sample of `tasks`) is called too wide, with about how many tasks would
+/// narrow it to ±50% (its width falls as the square root of the tasks).
+fn with_interval(p: &Projected, f: impl Fn(f64) -> String, tasks: usize) -> String {
     match (p.low, p.high) {
-        (Some(l), Some(h)) => format!("{} (95%: {} to {})", f(p.value), f(l), f(h)),
+        (Some(l), Some(h)) if l > 0.0 || p.value <= 0.0 => {
+            format!("{} (95%: {} to {})", f(p.value), f(l), f(h))
+        }
+        (Some(_), Some(h)) => {
+            let half = (h - p.value) / p.value;
+            let need = (tasks as f64 * (half / 0.5).powi(2)).ceil();
+            format!(
+                "{} (the 95% interval reaches from nothing to {}: too wide to use; about \
+                 {need:.0} tasks would narrow it to ±50%)",
+                f(p.value),
+                f(h)
+            )
+        }
         _ => format!("{} (one task: no interval)", f(p.value)),
     }
 }
@@ -131,13 +145,13 @@ fn text(e: &Estimate) -> String {
     line(
         &mut s,
         "core time",
-        with_interval(&e.core_seconds, core_time),
+        with_interval(&e.core_seconds, core_time, e.sampled.len()),
     );
     if e.core_seconds_in_shards != e.core_seconds {
         line(
             &mut s,
             "alone",
-            with_interval(&e.core_seconds_in_shards, core_time)
+            with_interval(&e.core_seconds_in_shards, core_time, e.sampled.len())
                 + ": shards of few tasks cost up to this (a task alone loses the quarters \
                    filtered for its neighbours)",
         );
@@ -149,7 +163,7 @@ fn text(e: &Estimate) -> String {
     line(
         &mut s,
         "solutions",
-        with_interval(&e.solutions, |v| format!("{v:.4e}")) + &known,
+        with_interval(&e.solutions, |v| format!("{v:.4e}"), e.sampled.len()) + &known,
     );
     if let Some(by) = by_solutions(e) {
         line(&mut s, "by a(N)", by);
@@ -183,11 +197,19 @@ fn shards(e: &Estimate) -> String {
 fn memory(e: &Estimate) -> String {
     match (e.memory_estimate_bytes, e.peak_memory_bytes) {
         (Some(m), Some(p)) => format!(
-            "peak {} here on {}: what a shard of these tasks needs on as many (the plan may \
-             use up to {}, pieces keep it within --max-memory)",
+            "peak {} here on {}: what a shard of these tasks needs on as many ({}; pieces \
+             keep them within --max-memory)",
             show(p),
             plural(e.threads, "thread"),
-            show(m)
+            if p > m {
+                format!(
+                    "the plan's tables, estimated before counting, are {} of it, the rest is \
+                     the process's own",
+                    show(m)
+                )
+            } else {
+                format!("the plan's tables may grow to {}", show(m))
+            }
         ),
         (None, Some(p)) => format!("backtracking needs almost none (peak {} here)", show(p)),
         (Some(m), None) => format!("estimated {} on {}", show(m), plural(e.threads, "thread")),
@@ -207,5 +229,5 @@ fn by_solutions(e: &Estimate) -> Option<String> {
         " (projected)"
     };
     let tail = format!(": a({}){of} × {:.2} core-ns a solution", e.n, per * 1e9);
-    Some(with_interval(p, core_time) + &tail)
+    Some(with_interval(p, core_time, e.sampled.len()) + &tail)
 }

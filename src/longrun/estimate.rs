@@ -110,8 +110,13 @@ pub struct Estimate {
     pub sampled: Vec<Sampled>,
 }
 
-/// Past this many seconds of sampling, a plan's large tasks are worth a warning.
+/// Past this many seconds of sampling, a sample of tasks asked for by number is worth a
+/// warning.
 const SLOW_SAMPLE_SECONDS: f64 = 3600.0;
+
+/// A sample whose fewest draws would take this many times the `--seconds` asked is said to
+/// before counting: the budget cannot be kept.
+const OVER_BUDGET: f64 = 1.5;
 
 /// Roughly what the fewest draws of `work` (`total` estimated) will take, if far more than
 /// `ask` wants: a(N) (known or projected) times the method's rough cost per solution, times a
@@ -132,11 +137,15 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
     let per_draw = whole * share * passes;
     let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
     let wall = per_draw * draws.div_ceil(job.threads()) as f64;
+    // Tasks asked for by number take what they take: warned of past an hour. A time budget
+    // is kept to, or the reason it cannot be is said before counting.
     let asked = match ask.tasks {
         Some(_) => SLOW_SAMPLE_SECONDS,
-        None => (10.0 * ask.seconds).max(SLOW_SAMPLE_SECONDS),
+        None => OVER_BUDGET * ask.seconds,
     };
     let days = |s: f64| match s / 86_400.0 {
+        _ if s < 120.0 => format!("{s:.0} s"),
+        _ if s < 3600.0 => format!("{:.0} minutes", s / 60.0),
         d if d < 1.0 => format!("{:.1} hours", s / 3600.0),
         d if d < 1000.0 => format!("{d:.0} days"),
         d => format!("{:.0} years", d / 365.25),
@@ -146,10 +155,15 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
         None => format!("at least {draws} are counted whatever the time budget"),
     };
     (wall > asked).then(|| {
+        let budget = match ask.tasks {
+            Some(_) => String::new(),
+            None => format!(", not the {} s asked for", ask.seconds),
+        };
         let m = format!(
             "this plan's tasks are large: a drawn task of N = {n} takes roughly {} of CPU \
-             (algorithm {algorithm} at about {ns} core-ns a solution), and {counted}: about {} \
-             on {} before the estimate is printed (interrupt it to stop)",
+             (algorithm {algorithm} at about {ns} core-ns a solution, a rough scale), and \
+             {counted}: about {} on {} before the estimate is printed{budget} (interrupt it \
+             to stop)",
             days(per_draw),
             days(wall),
             if job.threads() == 1 {
@@ -308,9 +322,15 @@ fn sample_warnings(n: u32, with_solutions: usize, drawn: usize) -> Vec<String> {
              (`--tasks`, or a longer `--seconds`)"
         ));
     } else if with_solutions < MIN_WITH_SOLUTIONS {
+        let held = if with_solutions == drawn {
+            format!("the sample holds only {drawn} tasks, all with solutions")
+        } else {
+            format!("only {with_solutions} of the {drawn} drawn tasks have solutions")
+        };
         v.push(format!(
-            "only {with_solutions} of the {drawn} drawn tasks have solutions: the projections \
-             and their intervals are rough; draw more tasks for a firmer figure"
+            "{held}: too few for firm projections, and their intervals are wide; \
+             {MIN_WITH_SOLUTIONS} or more tasks with solutions make them firmer (`--tasks \
+             {MIN_WITH_SOLUTIONS}` or more, or a longer `--seconds`)"
         ));
     }
     v
@@ -351,5 +371,26 @@ mod tests {
         // Small boards, and a budget that covers the tasks, are not.
         assert_eq!(warned(20, Symmetric, 60.0), None);
         assert_eq!(warned(29, Symmetric, 1e7), None);
+        // A time budget the fewest draws cannot keep is said to before counting (issue 45:
+        // `estimate 27 --seconds 10` sampled for 22 s, then 83 s, without a word).
+        let m = warned(24, Quadrants, 0.5).expect("N = 24 in half a second warned");
+        assert!(m.contains("not the 0.5 s asked for"), "{m}");
+        assert_eq!(warned(24, Quadrants, 600.0), None);
+    }
+
+    #[test]
+    fn thin_samples_are_warned_of_in_words_that_fit() {
+        let all = sample_warnings(27, 4, 4);
+        assert!(
+            all[0].contains("the sample holds only 4 tasks, all with solutions"),
+            "{all:?}"
+        );
+        let some = sample_warnings(27, 3, 8);
+        assert!(
+            some[0].contains("only 3 of the 8 drawn tasks have solutions"),
+            "{some:?}"
+        );
+        assert!(sample_warnings(27, 0, 8)[0].contains("none of the 8"));
+        assert!(sample_warnings(27, 12, 12).is_empty());
     }
 }
