@@ -135,3 +135,74 @@ fn long_chart_titles_fit() {
     assert!(lines.iter().all(|l| l.chars().count() <= 100), "{lines:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// 6: `bench --compare OTHER` runs another nqueens binary in turn with this one and gives its
+/// times and the ratio; what is not an nqueens binary is refused before anything runs.
+#[test]
+fn bench_compares_another_binary_in_turn() {
+    let me = env!("CARGO_BIN_EXE_nqueens");
+    let v = json(&[
+        "bench",
+        "--n",
+        "10",
+        "--threads",
+        "1,2",
+        "--runs",
+        "2",
+        "--compare",
+        me,
+        "--json",
+    ]);
+    assert_eq!(v["compared_with"][0], me);
+    for r in v["results"].as_array().unwrap() {
+        let c = &r["compare"];
+        assert_eq!(c["times_s"].as_array().unwrap().len(), 2, "{v}");
+        assert!(c["ratio"].as_f64().unwrap() > 0.0, "{v}");
+    }
+    assert!(v["warnings"].is_array(), "{v}");
+    assert_refused(
+        nqueens().args(["bench", "--n", "10", "--compare", "/bin/true"]),
+        "does not answer --version as nqueens does",
+    );
+    assert_refused(
+        nqueens().args(["bench", "--n", "10", "--compare", "/no/such/binary"]),
+        "cannot run it",
+    );
+}
+
+/// 6: a machine kept busy by other processes while the benchmark runs is warned of (it said
+/// nothing, and printed 147% efficiency).
+#[test]
+fn bench_warns_of_a_busy_machine() {
+    let spin = || {
+        std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap()
+    };
+    let mut busy = [spin(), spin()];
+    let out = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "16",
+            "--threads",
+            "1",
+            "--runs",
+            "3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    for b in &mut busy {
+        b.kill().unwrap();
+        b.wait().unwrap();
+    }
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warned = v["warnings"].to_string();
+    assert!(
+        warned.contains("other processes used") || warned.contains("was busy"),
+        "{v}"
+    );
+}

@@ -85,22 +85,7 @@ pub fn sequence(path: &Path, title: &str, values: &[(u32, u128)]) -> Result<(), 
         .filter(|(_, v)| *v > 0)
         .map(|&(n, v)| (n, v as f64))
         .collect();
-    let zeros: Vec<String> = values
-        .iter()
-        .filter(|(_, v)| *v == 0)
-        .map(|(n, _)| n.to_string())
-        .collect();
-    // The title, then the zeros' note, each on lines that fit the picture's width.
-    let mut caption = wrap(title, CAPTION_CHARS);
-    if !zeros.is_empty() {
-        caption.extend(wrap(
-            &format!(
-                "a(n) = 0 for n = {}: not drawn on a log scale",
-                zeros.join(", ")
-            ),
-            CAPTION_CHARS,
-        ));
-    }
+    let caption = caption_lines(title, values);
     let (lo, hi) = match (values.first(), values.last()) {
         (Some(a), Some(b)) => (a.0, b.0),
         _ => return Err(failed(path, "no values to draw")),
@@ -194,6 +179,27 @@ fn draw_panel(
         chart.draw_series(DashedLineSeries::new(ideal, 6, 4, BLACK.stroke_width(1)))?;
     }
     Ok(())
+}
+
+/// The chart's caption: `title`, then which n have a(n) = 0 (not drawn on a log scale), in
+/// lines that fit the picture's width.
+fn caption_lines(title: &str, values: &[(u32, u128)]) -> Vec<String> {
+    let zeros: Vec<String> = values
+        .iter()
+        .filter(|(_, v)| *v == 0)
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let mut caption = wrap(title, CAPTION_CHARS);
+    if !zeros.is_empty() {
+        caption.extend(wrap(
+            &format!(
+                "a(n) = 0 for n = {}: not drawn on a log scale",
+                zeros.join(", ")
+            ),
+            CAPTION_CHARS,
+        ));
+    }
+    caption
 }
 
 /// The most characters on a caption line of the 900-pixel chart (15-pixel type, about 8

@@ -256,6 +256,17 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
         return print(&(v.to_string() + "\n"));
     }
     note!("method: {name}");
+    write_answer(&a, format, solution, (&placed, &why))
+}
+
+/// Prints `solve`'s answer in `format`: the solution (its placed queens red in a picture), or
+/// that there is none (`why`, with placed queens), as text or as the empty board drawn.
+fn write_answer(
+    a: &SolveArgs,
+    format: Format,
+    solution: Option<Vec<usize>>,
+    (placed, why): (&[(usize, usize)], &str),
+) -> anyhow::Result<()> {
     match solution {
         Some(s) if format == Format::Svg && !placed.is_empty() => {
             let queens: Vec<(usize, usize)> = s.iter().copied().enumerate().collect();
@@ -264,7 +275,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
                 a.n
             );
             let marks = Marks {
-                placed: &placed,
+                placed,
                 attacks: &[],
             };
             print(&marked(a.n, &queens, a.zero_based, &title, marks))

@@ -1,16 +1,23 @@
-//! `nqueens bench`: a fixed, cross-checked workload timed at several thread counts.
+//! `nqueens bench`: a fixed, cross-checked workload timed at several thread counts, warned of
+//! where the machine was noisy ([`noise`]), and compared with another binary in turn where
+//! asked ([`compare`]).
+
+mod compare;
+mod noise;
+mod report;
+
+use self::compare::{Compared, Other};
 
 use super::args::{bounded, parse_n, parse_threads};
 use super::export::{Csv, Exporter, Json, Markdown, Text};
 use super::named;
-use super::{plural, print};
+use super::print;
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::internals::engine::default_threads;
 use nqueens::internals::Build;
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Error, Kernel};
 use serde::Serialize;
-use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -25,7 +32,15 @@ pub const DEFAULT_N: u32 = 18;
     kernel, run --warmup times unmeasured and then --runs times at each thread count. Every \
     run's total (and unique count) is checked against OEIS: a wrong count aborts with exit 3.\n\n\
     Speedup and efficiency are against one thread (or the first thread count given).\n\n\
+    Warnings follow the table, as hyperfine gives them: a machine busy as the benchmark began \
+    (load average), other processes' share of the CPUs while it ran, runs that spread widely, \
+    an efficiency above 100%.\n\n\
+    --compare OTHER runs another nqueens binary's `count` of the same workload in turn with \
+    this one's (this, then the other, each run; both as processes of their own), each timed \
+    by the seconds its JSON report gives and checked against OEIS, and gives the other's \
+    times and the ratio of the medians.\n\n\
     Examples:\n  nqueens bench\n  nqueens bench --n 16 --threads 1,2 --runs 3 --markdown\n  \
+    nqueens bench --n 17 --threads 1 --compare ./old-nqueens\n  \
     nqueens bench --json --export bench.json"
 )]
 pub struct BenchArgs {
@@ -65,6 +80,9 @@ pub struct BenchArgs {
     /// workload and the machine in the caption.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Another nqueens binary to time on the same workload, its runs in turn with this one's.
+    #[arg(long, value_name = "OTHER_BINARY")]
+    pub compare: Option<PathBuf>,
 }
 
 /// A parsed `--threads` list.
@@ -123,6 +141,9 @@ struct Row {
     efficiency: f64,
     nodes_per_second: f64,
     solutions_per_second: f64,
+    /// The other binary's runs (with `--compare`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compare: Option<Compared>,
 }
 
 /// The whole report (the JSON export).
@@ -133,6 +154,11 @@ struct Report {
     machine: Machine,
     workload: Workload,
     results: Vec<Row>,
+    /// The binary compared with (`--compare`): its path and `--version`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compared_with: Option<[String; 2]>,
+    /// What the machine or the runs make doubtful (empty on a quiet machine).
+    warnings: Vec<String>,
 }
 
 fn cpu_model() -> String {
@@ -179,25 +205,57 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One run of the workload on `t` threads: its seconds, and the other binary's where there is
+/// one; `first` gets the workload's figures from the first in-process count. A fast wrong
+/// answer is a failure: `count` checks every run, and the other binary's is checked too.
+/// Beside another binary this one runs as a process too, so that both pay the same start.
+fn one_run(
+    a: &BenchArgs,
+    opts: &nqueens::Options,
+    t: usize,
+    other: Option<&Other>,
+    first: &mut Option<nqueens::Totals>,
+) -> anyhow::Result<(f64, Option<f64>)> {
+    let Some(o) = other else {
+        let out = nqueens::count(a.n, opts)?;
+        let secs = out.elapsed.as_secs_f64();
+        first.get_or_insert(out);
+        return Ok((secs, None));
+    };
+    if first.is_none() {
+        *first = Some(nqueens::count(a.n, opts)?);
+    }
+    let how = (a.algorithm, a.kernel);
+    let mine = Other::this()?.count(a.n, t, how)?;
+    Ok((mine, Some(o.count(a.n, t, how)?)))
+}
+
 /// Runs the workload `warmup + runs` times on `t` threads (every run checked by `count`);
 /// returns the row of the measured runs and the workload as the first run found it.
-fn measure(a: &BenchArgs, t: usize, bar: Option<&ProgressBar>) -> anyhow::Result<(Row, Workload)> {
+fn measure(
+    a: &BenchArgs,
+    t: usize,
+    other: Option<&Other>,
+    bar: Option<&ProgressBar>,
+) -> anyhow::Result<(Row, Workload)> {
     let opts = super::options()?
         .with_threads(t)
         .with_algorithm(a.algorithm)
         .with_kernel(a.kernel);
     let mut times = Vec::with_capacity(a.runs);
+    let mut theirs = Vec::with_capacity(a.runs);
     let mut first = None;
     for i in 0..a.warmup + a.runs {
         if let Some(b) = bar {
             b.set_message(format!("{t} thread(s)"));
         }
-        // A fast wrong answer is a failure: `count` checks every run.
-        let out = nqueens::count(a.n, &opts)?;
-        if i >= a.warmup {
-            times.push(out.elapsed.as_secs_f64());
+        let (secs, other_secs) = one_run(a, &opts, t, other, &mut first)?;
+        if let Some(x) = other_secs.filter(|_| i >= a.warmup) {
+            theirs.push(x);
         }
-        first.get_or_insert(out);
+        if i >= a.warmup {
+            times.push(secs);
+        }
         if let Some(b) = bar {
             b.inc(1);
         }
@@ -215,6 +273,13 @@ fn measure(a: &BenchArgs, t: usize, bar: Option<&ProgressBar>) -> anyhow::Result
         efficiency: 0.0,
         nodes_per_second: out.nodes as f64 / med,
         solutions_per_second: out.total as f64 / med,
+        compare: other.map(|_| Compared {
+            median_s: median(&theirs),
+            min_s: theirs.iter().cloned().fold(f64::INFINITY, f64::min),
+            max_s: theirs.iter().cloned().fold(0.0, f64::max),
+            ratio: median(&theirs) / med,
+            times_s: theirs,
+        }),
     };
     let workload = Workload {
         n: a.n,
@@ -248,11 +313,13 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         .clone()
         .map(|l| l.0)
         .unwrap_or_else(|| (1..=default_threads()).collect());
+    let other = a.compare.as_deref().map(Other::new).transpose()?;
+    let watch = noise::Watch::start();
     let bar = progress_bar(threads.len() * (a.runs + a.warmup));
     let mut rows = Vec::new();
     let mut workload = None;
     for &t in &threads {
-        let (row, w) = measure(&a, t, bar.as_ref())?;
+        let (row, w) = measure(&a, t, other.as_ref(), bar.as_ref())?;
         rows.push(row);
         workload.get_or_insert(w);
     }
@@ -265,6 +332,20 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         r.speedup = base / r.median_s;
         r.efficiency = r.speedup * base_t as f64 / r.threads as f64;
     }
+    let mut warnings = watch.warnings(num_cpus::get());
+    warnings.extend(noise::run_warnings(
+        &rows
+            .iter()
+            .map(|r| noise::Runs {
+                threads: r.threads,
+                median: r.median_s,
+                min: r.min_s,
+                max: r.max_s,
+                count: r.times_s.len(),
+                efficiency: r.efficiency,
+            })
+            .collect::<Vec<_>>(),
+    ));
     let report = Report {
         tool: "nqueens",
         version: env!("CARGO_PKG_VERSION"),
@@ -278,6 +359,8 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         },
         workload: workload.expect("at least one thread count"),
         results: rows,
+        compared_with: other.map(|o| [o.path().display().to_string(), o.version.clone()]),
+        warnings,
     };
     write(&a, &report)
 }
@@ -327,7 +410,7 @@ fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
                 efficiency: r.efficiency,
             })
             .collect();
-        let caption: Vec<String> = head(report).lines().map(str::to_string).collect();
+        let caption: Vec<String> = report::head(report).lines().map(str::to_string).collect();
         super::plot::bench(path, &caption, &points)?;
     }
     match &a.export {
@@ -337,134 +420,5 @@ fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
             print(&Text.render(report))
         }
         None => print(&format.render(report)),
-    }
-}
-
-impl Exporter<Report> for Csv {
-    fn render(&self, r: &Report) -> String {
-        let mut s = String::from(
-            "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
-             solutions_per_second\n",
-        );
-        for x in &r.results {
-            let _ = writeln!(
-                s,
-                "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
-                x.threads,
-                x.split_depth,
-                x.median_s,
-                x.min_s,
-                x.max_s,
-                x.speedup,
-                x.efficiency,
-                x.nodes_per_second,
-                x.solutions_per_second
-            );
-        }
-        s
-    }
-}
-
-/// The lines above the table: the workload and the machine.
-fn head(r: &Report) -> String {
-    let w = &r.workload;
-    format!(
-        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} after {}\n\
-         CPU: {} ({} logical / {} physical cores, {}, {})\n\
-         workload: total {}{}, {} nodes; every run checked against OEIS\n",
-        r.version,
-        w.n,
-        w.algorithm.name(),
-        w.kernel.name(),
-        plural(w.runs, "run"),
-        plural(w.warmup, "warm-up run"),
-        r.machine.model,
-        r.machine.logical_cores,
-        r.machine.physical_cores,
-        r.machine.arch,
-        r.machine.features,
-        w.total,
-        w.unique
-            .map(|u| format!(", unique {u}"))
-            .unwrap_or_default(),
-        w.nodes
-    )
-}
-
-impl Exporter<Report> for Markdown {
-    fn render(&self, r: &Report) -> String {
-        let mut s = String::new();
-        for l in head(r).lines() {
-            let _ = writeln!(s, "{l}  ");
-        }
-        s.push('\n');
-        s.push_str(
-            "| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | \
-             solutions/s |\n",
-        );
-        s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for x in &r.results {
-            let _ = writeln!(s, "| {} |", x.cells().join(" | "));
-        }
-        s
-    }
-}
-
-/// A time in seconds with four significant digits (at least three decimals), so that short
-/// runs are not all `0.001`.
-fn secs(x: f64) -> String {
-    let decimals = if x > 0.0 {
-        (3 - x.log10().floor() as i32).clamp(3, 9) as usize
-    } else {
-        3
-    };
-    format!("{x:.decimals$}")
-}
-
-/// The text table's column widths.
-const TEXT_WIDTHS: [usize; 8] = [7, 10, 10, 10, 7, 10, 10, 11];
-
-impl Row {
-    /// The row's cells as a reader sees them (Markdown and text tables).
-    fn cells(&self) -> [String; 8] {
-        [
-            self.threads.to_string(),
-            secs(self.median_s),
-            secs(self.min_s),
-            secs(self.max_s),
-            format!("{:.2}", self.speedup),
-            format!("{:.0}%", 100.0 * self.efficiency),
-            format!("{:.3e}", self.nodes_per_second),
-            format!("{:.3e}", self.solutions_per_second),
-        ]
-    }
-}
-
-impl Exporter<Report> for Text {
-    fn render(&self, r: &Report) -> String {
-        let mut s = head(r);
-        s.push('\n');
-        let _ = writeln!(
-            s,
-            "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
-            "threads",
-            "median_s",
-            "min_s",
-            "max_s",
-            "speedup",
-            "efficiency",
-            "nodes/s",
-            "solutions/s"
-        );
-        for x in &r.results {
-            let cells = x.cells();
-            let v: Vec<String> = cells
-                .iter()
-                .zip(TEXT_WIDTHS)
-                .map(|(c, w)| format!("{c:>w$}"))
-                .collect();
-            let _ = writeln!(s, "{}", v.join("  "));
-        }
-        s
     }
 }

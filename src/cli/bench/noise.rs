@@ -1,0 +1,201 @@
+//! What `bench` says of the machine it ran on, as hyperfine does: a busy machine at the start
+//! (the load average), other processes' share of the CPUs while it ran (from `/proc/stat`,
+//! less this process's and its children's CPU time), runs that spread widely, and a parallel
+//! efficiency above 100% (the base runs slowed by something else). Each is a sentence in the
+//! report's `warnings`; nothing stops the benchmark.
+
+use std::time::Instant;
+
+/// A load average above this share of the logical CPUs is a busy machine.
+const BUSY_LOAD: f64 = 0.5;
+
+/// Other processes using more than this share of the CPUs' time is worth a warning.
+const OTHERS_SHARE: f64 = 0.1;
+
+/// Runs whose range is more than this share of their median spread widely.
+const WIDE_SPREAD: f64 = 0.25;
+
+/// A parallel efficiency above this is not believable.
+const TOO_EFFICIENT: f64 = 1.05;
+
+/// CPU time as `/proc` counts it (clock ticks): the whole machine's busy and total time, and
+/// this process's with its waited-for children's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ticks {
+    busy: u64,
+    total: u64,
+    own: u64,
+}
+
+impl Ticks {
+    fn now() -> Option<Ticks> {
+        let (busy, total) = machine_ticks(&std::fs::read_to_string("/proc/stat").ok()?)?;
+        let own = own_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)?;
+        Some(Ticks { busy, total, own })
+    }
+}
+
+/// The busy and total clock ticks of all CPUs, from `/proc/stat`'s first line (`cpu user
+/// nice system idle iowait irq softirq steal ...`): busy is all but idle and iowait.
+fn machine_ticks(stat: &str) -> Option<(u64, u64)> {
+    let line = stat.lines().next()?.strip_prefix("cpu ")?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .take(8)
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    let total: u64 = v.iter().sum();
+    let idle = v.get(3)? + v.get(4).copied().unwrap_or(0);
+    Some((total - idle, total))
+}
+
+/// This process's user and system ticks and its waited-for children's (`/proc/self/stat`
+/// fields 14 to 17, counted after the command name's closing parenthesis).
+fn own_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // After ")": state is field 3, so field k is f[k - 3].
+    (14..=17).map(|k| f.get(k - 3)?.parse::<u64>().ok()).sum()
+}
+
+/// The 1-minute load average, from `/proc/loadavg`.
+fn load_average(text: &str) -> Option<f64> {
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// What the machine was doing from the benchmark's start.
+pub struct Watch {
+    start: Option<Ticks>,
+    load: Option<f64>,
+    began: Instant,
+}
+
+impl Watch {
+    /// Notes the load average and the CPU counters as the benchmark begins.
+    pub fn start() -> Watch {
+        Watch {
+            start: Ticks::now(),
+            load: std::fs::read_to_string("/proc/loadavg")
+                .ok()
+                .and_then(|t| load_average(&t)),
+            began: Instant::now(),
+        }
+    }
+
+    /// The warnings of the machine's state over the benchmark, on `cpus` logical CPUs.
+    pub fn warnings(&self, cpus: usize) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(load) = self.load.filter(|&l| l > BUSY_LOAD * cpus as f64) {
+            v.push(format!(
+                "the machine was busy as the benchmark began (load average {load:.2} on {cpus} \
+                 logical CPUs): other work slows the runs unevenly; rerun on a quiet machine"
+            ));
+        }
+        let end = Ticks::now();
+        if let (Some(a), Some(b)) = (self.start, end) {
+            if let Some(share) = others_share(a, b) {
+                if share > OTHERS_SHARE && self.began.elapsed().as_secs_f64() > 0.5 {
+                    v.push(format!(
+                        "other processes used {:.0}% of the CPUs' time while the benchmark ran: \
+                         its times are slowed where they ran; rerun on a quiet machine",
+                        100.0 * share
+                    ));
+                }
+            }
+        }
+        v
+    }
+}
+
+/// The share of all CPUs' time that other processes used between `a` and `b`.
+fn others_share(a: Ticks, b: Ticks) -> Option<f64> {
+    let total = b.total.checked_sub(a.total).filter(|&t| t > 0)?;
+    let busy = b.busy.saturating_sub(a.busy);
+    let own = b.own.saturating_sub(a.own);
+    Some(busy.saturating_sub(own) as f64 / total as f64)
+}
+
+/// A thread count's runs, as the warnings read them.
+pub struct Runs {
+    pub threads: usize,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub count: usize,
+    pub efficiency: f64,
+}
+
+/// The warnings of the runs themselves: a wide spread, an efficiency above 100%.
+pub fn run_warnings(rows: &[Runs]) -> Vec<String> {
+    let mut v = Vec::new();
+    for r in rows {
+        if r.count >= 2 && r.median > 0.0 && (r.max - r.min) / r.median > WIDE_SPREAD {
+            v.push(format!(
+                "the runs at {} thread{} spread widely ({:.3} s to {:.3} s, median {:.3} s): \
+                 noise, or a clock that changed; more --runs on a quiet machine",
+                r.threads,
+                if r.threads == 1 { "" } else { "s" },
+                r.min,
+                r.max,
+                r.median
+            ));
+        }
+        if r.efficiency > TOO_EFFICIENT {
+            v.push(format!(
+                "an efficiency of {:.0}% at {} threads is more than the threads can give: the \
+                 base runs were slowed by something else, so the speedups are not to be trusted",
+                100.0 * r.efficiency,
+                r.threads
+            ));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_files_are_read() {
+        let stat = "cpu  100 5 50 800 40 1 2 3 0 0\ncpu0 1 2 3 4\n";
+        assert_eq!(machine_ticks(stat), Some((161, 1001)));
+        let own = "1234 (my prog) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+        // Fields 14-17 are utime 11, stime 12, cutime 13, cstime 14.
+        assert_eq!(own_ticks(own), Some(11 + 12 + 13 + 14));
+        assert_eq!(load_average("1.50 0.80 0.40 2/300 999\n"), Some(1.5));
+        let (a, b) = (
+            Ticks {
+                busy: 100,
+                total: 1000,
+                own: 50,
+            },
+            Ticks {
+                busy: 600,
+                total: 2000,
+                own: 250,
+            },
+        );
+        // 500 busy ticks of 1000, 200 of them ours: others 30%.
+        assert_eq!(others_share(a, b), Some(0.3));
+    }
+
+    #[test]
+    fn wide_spreads_and_impossible_efficiencies_are_warned_of() {
+        let row = |threads, min, max, efficiency| Runs {
+            threads,
+            median: 1.0,
+            min,
+            max,
+            count: 5,
+            efficiency,
+        };
+        assert!(run_warnings(&[row(1, 0.95, 1.05, 1.0)]).is_empty());
+        let w = run_warnings(&[row(2, 0.7, 1.3, 1.47)]);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].contains("spread widely") && w[1].contains("147%"),
+            "{w:?}"
+        );
+    }
+}

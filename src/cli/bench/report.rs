@@ -1,0 +1,171 @@
+//! How a benchmark's report is written: the text table (with the lines above and below it),
+//! Markdown and CSV; JSON is the report serialized.
+
+use super::super::export::{Csv, Exporter, Markdown, Text};
+use super::{Report, Row};
+use crate::cli::plural;
+use std::fmt::Write as _;
+
+impl Exporter<Report> for Csv {
+    fn render(&self, r: &Report) -> String {
+        let mut s = String::from(
+            "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
+             solutions_per_second\n",
+        );
+        for x in &r.results {
+            let _ = writeln!(
+                s,
+                "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+                x.threads,
+                x.split_depth,
+                x.median_s,
+                x.min_s,
+                x.max_s,
+                x.speedup,
+                x.efficiency,
+                x.nodes_per_second,
+                x.solutions_per_second
+            );
+        }
+        s
+    }
+}
+
+/// The lines above the table: the workload and the machine.
+pub(super) fn head(r: &Report) -> String {
+    let w = &r.workload;
+    format!(
+        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} after {}\n\
+         CPU: {} ({} logical / {} physical cores, {}, {})\n\
+         workload: total {}{}, {} nodes; every run checked against OEIS\n",
+        r.version,
+        w.n,
+        w.algorithm.name(),
+        w.kernel.name(),
+        plural(w.runs, "run"),
+        plural(w.warmup, "warm-up run"),
+        r.machine.model,
+        r.machine.logical_cores,
+        r.machine.physical_cores,
+        r.machine.arch,
+        r.machine.features,
+        w.total,
+        w.unique
+            .map(|u| format!(", unique {u}"))
+            .unwrap_or_default(),
+        w.nodes
+    )
+}
+
+impl Exporter<Report> for Markdown {
+    fn render(&self, r: &Report) -> String {
+        let mut s = String::new();
+        for l in head(r).lines() {
+            let _ = writeln!(s, "{l}  ");
+        }
+        s.push('\n');
+        s.push_str(
+            "| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | \
+             solutions/s |\n",
+        );
+        s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for x in &r.results {
+            let _ = writeln!(s, "| {} |", x.cells().join(" | "));
+        }
+        for l in tail(r).lines() {
+            let _ = writeln!(s, "{l}  ");
+        }
+        s
+    }
+}
+
+/// The lines below the table: the other binary's times beside this one's, and the warnings.
+fn tail(r: &Report) -> String {
+    let mut s = String::new();
+    if let Some([path, version]) = &r.compared_with {
+        let _ = writeln!(
+            s,
+            "\ncompared with {path} ({version}), its runs in turn with these:"
+        );
+        for x in &r.results {
+            if let Some(c) = &x.compare {
+                let _ = writeln!(
+                    s,
+                    "{:>7} threads: median {} s (min {}, max {}), its median / this one's = \
+                     {:.3}",
+                    x.threads,
+                    secs(c.median_s),
+                    secs(c.min_s),
+                    secs(c.max_s),
+                    c.ratio
+                );
+            }
+        }
+    }
+    if !r.warnings.is_empty() {
+        s.push('\n');
+    }
+    for w in &r.warnings {
+        let _ = writeln!(s, "WARNING  {w}");
+    }
+    s
+}
+
+/// A time in seconds with four significant digits (at least three decimals), so that short
+/// runs are not all `0.001`.
+fn secs(x: f64) -> String {
+    let decimals = if x > 0.0 {
+        (3 - x.log10().floor() as i32).clamp(3, 9) as usize
+    } else {
+        3
+    };
+    format!("{x:.decimals$}")
+}
+
+/// The text table's column widths.
+const TEXT_WIDTHS: [usize; 8] = [7, 10, 10, 10, 7, 10, 10, 11];
+
+impl Row {
+    /// The row's cells as a reader sees them (Markdown and text tables).
+    fn cells(&self) -> [String; 8] {
+        [
+            self.threads.to_string(),
+            secs(self.median_s),
+            secs(self.min_s),
+            secs(self.max_s),
+            format!("{:.2}", self.speedup),
+            format!("{:.0}%", 100.0 * self.efficiency),
+            format!("{:.3e}", self.nodes_per_second),
+            format!("{:.3e}", self.solutions_per_second),
+        ]
+    }
+}
+
+impl Exporter<Report> for Text {
+    fn render(&self, r: &Report) -> String {
+        let mut s = head(r);
+        s.push('\n');
+        let _ = writeln!(
+            s,
+            "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
+            "threads",
+            "median_s",
+            "min_s",
+            "max_s",
+            "speedup",
+            "efficiency",
+            "nodes/s",
+            "solutions/s"
+        );
+        for x in &r.results {
+            let cells = x.cells();
+            let v: Vec<String> = cells
+                .iter()
+                .zip(TEXT_WIDTHS)
+                .map(|(c, w)| format!("{c:>w$}"))
+                .collect();
+            let _ = writeln!(s, "{}", v.join("  "));
+        }
+        s + &tail(r)
+    }
+}
