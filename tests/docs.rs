@@ -77,3 +77,75 @@ fn every_link_between_the_docs_leads_somewhere() {
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
+
+/// docs/ARCHITECTURE.md's table of files names files that exist, and in each row the
+/// snake_case items it names (functions, constants' modules) are in that file or folder (it
+/// named `orbit_size` after it was gone, and `src/count/plan.rs` after the backtracking
+/// method moved into its own folder).
+#[test]
+fn the_architecture_names_files_and_items_that_exist() {
+    let text = std::fs::read_to_string("docs/ARCHITECTURE.md").unwrap();
+    let mut rows = 0;
+    for line in text.lines().filter(|l| l.starts_with("| `src/")) {
+        let path = line[3..].split('`').next().unwrap();
+        let p = Path::new(path);
+        assert!(
+            p.exists(),
+            "ARCHITECTURE names {path}, which does not exist"
+        );
+        let source = if p.is_dir() {
+            let mut all = String::new();
+            let mut dirs = vec![p.to_path_buf()];
+            while let Some(d) = dirs.pop() {
+                for e in std::fs::read_dir(&d).unwrap() {
+                    let e = e.unwrap().path();
+                    if e.is_dir() {
+                        dirs.push(e);
+                    } else {
+                        all += &std::fs::read_to_string(&e).unwrap_or_default();
+                    }
+                }
+            }
+            all
+        } else {
+            std::fs::read_to_string(p).unwrap()
+        };
+        // Code spans in double backticks quote text (an option's name), not an item.
+        let cells: String = line
+            .split(" | ")
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .split("``")
+            .step_by(2)
+            .collect();
+        for item in cells.split('`').skip(1).step_by(2) {
+            let snake = item.len() > 3
+                && item.contains('_')
+                && item
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit());
+            if snake {
+                assert!(
+                    source.contains(item),
+                    "ARCHITECTURE says {path} has `{item}`, which it does not"
+                );
+            }
+        }
+        rows += 1;
+    }
+    assert!(rows > 20, "{rows} rows read");
+    for moved in [
+        "plan.rs",
+        "task.rs",
+        "kernel",
+        "backtrack.rs",
+        "rotational.rs",
+    ] {
+        assert!(
+            Path::new("src/count/backtracking").join(moved).exists(),
+            "{moved}"
+        );
+        assert!(!Path::new("src/count").join(moved).exists(), "{moved}");
+    }
+}

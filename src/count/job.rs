@@ -4,13 +4,13 @@
 
 use super::algorithm::Algorithm;
 use super::arch::Build;
-use super::backtrack::Backtrack;
+use super::backtracking::backtrack::Backtrack;
+use super::backtracking::kernel::Kernel;
+use super::backtracking::plan::{smallest_split_depth, Plan};
 use super::engine::{self, Counter, Observer, Ran, Work};
-use super::kernel::Kernel;
 use super::memory;
 use super::method::{self, Method};
 use super::options::Options;
-use super::plan::{smallest_split_depth, Plan};
 use super::plan_id::PlanId;
 use super::progress::{ProgressFn, Tracker};
 use super::quadrants::{self, Quadrants};

@@ -10,22 +10,17 @@
 
 pub mod algorithm;
 pub mod arch;
-pub mod backtrack;
-pub mod constellations;
+pub mod backtracking;
 pub mod engine;
 pub mod job;
-pub mod kernel;
 pub mod memory;
 pub mod method;
 pub mod oeis;
 pub mod options;
-pub mod plan;
 pub mod plan_id;
 pub mod progress;
 pub mod quadrants;
-pub mod rotational;
 pub mod tally;
-pub mod task;
 pub mod totals;
 
 pub use self::job::Job;

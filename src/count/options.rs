@@ -1,8 +1,8 @@
 //! How a count is run: the library's [`Options`].
 
 use super::algorithm::Algorithm;
+use super::backtracking::kernel::Kernel;
 use super::engine;
-use super::kernel::Kernel;
 use super::progress::{self, ProgressFn};
 use super::quadrants;
 use std::sync::atomic::AtomicBool;

@@ -12,7 +12,7 @@ use std::ops::AddAssign;
 /// orbit of 1. A task whose border is symmetric under `t` quarter turns finds each class of 8
 /// `t` times and counts `4/t` quarters per solution; it finds a symmetric class fewer times,
 /// so the whole plan's quarters fall short by 2 per class of 4 and 1 per class of 2, which the
-/// rotational task's counts restore (see [`super::plan`]). The split is exact only for a whole
+/// rotational task's counts restore (see [`super::backtracking::plan`]). The split is exact only for a whole
 /// plan: see [`Classes::orbits`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "[u128; 5]", into = "[u128; 5]")]

@@ -2,7 +2,7 @@
 //! OEIS values.
 
 use super::algorithm::Algorithm;
-use super::kernel::Kernel;
+use super::backtracking::kernel::Kernel;
 use super::memory;
 use super::oeis::{self, Sequence};
 use super::plan_id::PlanId;

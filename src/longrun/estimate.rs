@@ -18,10 +18,10 @@
 use super::projection::{project, project_ratio, Projected};
 use super::sample::{process_seconds, sample, sampled_share, total_work, Until};
 pub use super::sample::{Sampled, MAX_DRAWS, MIN_SAMPLED};
+use crate::count::backtracking::plan::MAX_PLAN_TASKS;
 use crate::count::engine::Work;
 use crate::count::memory;
 use crate::count::oeis::Sequence;
-use crate::count::plan::MAX_PLAN_TASKS;
 use crate::count::quadrants::TABLE_MAX_N;
 use crate::count::{Job, Options};
 use crate::error::{Error, Result};

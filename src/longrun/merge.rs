@@ -7,7 +7,7 @@ use super::record::Done;
 pub use super::result::{
     parse, read, ShardResult, OLDEST_SHARD_VERSION, SHARD_FORMAT, SHARD_VERSION,
 };
-use crate::count::kernel::Kernel;
+use crate::count::backtracking::kernel::Kernel;
 use crate::count::tally::Tally;
 use crate::count::{Options, Totals};
 use crate::error::{Error, Result};

@@ -10,7 +10,7 @@ use super::provenance::CountedBy;
 use super::record::Done;
 use super::shard::{Shard, MAX_SHARDS};
 use crate::count::algorithm::Algorithm;
-use crate::count::kernel::Kernel;
+use crate::count::backtracking::kernel::Kernel;
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};

@@ -12,8 +12,8 @@
 use super::counter::{rows_tally, Quadrants, Settings};
 use super::geometry::ColumnSets;
 use super::plan::{west_weights, Layout, Part, QTask, RowSet};
+use crate::count::backtracking::rotational;
 use crate::count::engine::Counter;
-use crate::count::rotational;
 use crate::count::tally::Tally;
 use rayon::prelude::*;
 

@@ -22,8 +22,8 @@ pub mod lanes;
 pub mod simple;
 pub mod wide;
 
-use super::arch::Build;
 use crate::board::spec::Spec;
+use crate::count::arch::Build;
 use crate::names::named_enum;
 use std::sync::OnceLock;
 

@@ -4,7 +4,7 @@
 use super::{rows_of, scalar_batch, Front, Pile, CAP, WIDTH};
 use crate::board::spec::Spec;
 use crate::count::arch::{Avx2, Avx512F};
-use crate::count::kernel::{fast, Found};
+use crate::count::backtracking::kernel::{fast, Found};
 
 impl<T: Copy> Pile<T> {
     /// The four arrays, in the order of a node: columns, both diagonals, untried squares.

@@ -36,11 +36,11 @@
 //! the number of turns that leave O as it is (1, 2 or 4), so each solution found counts `8/t`
 //! and `1/t` of a class. That is exact for the total; for the unique count, classes that are
 //! themselves symmetric are found fewer times, which the rotational task corrects
-//! ([`super::tally::Classes`]).
+//! ([`super::super::tally::Classes`]).
 
-use super::algorithm::Algorithm;
+use super::super::algorithm::Algorithm;
+use super::super::plan_id::PlanId;
 use super::constellations::constellations;
-use super::plan_id::PlanId;
 use super::task::{Task, TaskKind};
 use crate::board::check::placements;
 use crate::board::masks::check_n;
@@ -279,7 +279,7 @@ mod tests {
     use crate::board::check::peaceful;
     use crate::board::masks::full_mask;
     use crate::board::spec::Spec;
-    use crate::count::task::MAX_FIXED;
+    use crate::count::backtracking::task::MAX_FIXED;
 
     #[test]
     fn mirror_row0_is_left_half_plus_middle() {

@@ -2,7 +2,7 @@
 //! they are. The symmetric plan's one [`crate::internals::TaskKind::Rotational`] task
 //! counts them, so that the unique count follows by Burnside's lemma.
 
-use super::tally::{Classes, Tally};
+use super::super::tally::{Classes, Tally};
 use crate::board::symmetry::Symmetry;
 
 /// The rotational task's tally on an `n` board (4..=64): no solutions of its own, the

@@ -1,11 +1,11 @@
 //! The backtracking method as a task counter for the engine: a [`Plan`] counted with a
 //! [`Kernel`].
 
-use super::engine::Counter;
+use super::super::engine::Counter;
+use super::super::tally::Tally;
 use super::kernel::{Found, Kernel};
 use super::plan::Plan;
 use super::rotational;
-use super::tally::Tally;
 use super::task::{Task, TaskKind};
 
 /// Free rows searched to estimate a task's work.

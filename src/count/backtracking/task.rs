@@ -1,8 +1,8 @@
 //! Tasks of the backtracking method: what a task fixes, which squares its kind bars, and how
 //! its solutions are weighed into a [`Tally`].
 
+use super::super::tally::{Classes, Tally};
 use super::kernel::Found;
-use super::tally::{Classes, Tally};
 use crate::board::masks::full_mask;
 use crate::board::spec::Spec;
 
