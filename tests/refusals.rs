@@ -66,7 +66,9 @@ fn messages_point_the_right_way() {
         let out = nqueens().args(args).output().unwrap();
         String::from_utf8_lossy(&out.stderr).to_string()
     };
-    assert!(!err(&["count", "8", "--place", "0:1"]).contains("--zero-based"));
+    // count reads --place from 0 with --zero-based too (issue 45): its message offers it.
+    assert!(err(&["count", "8", "--place", "0:1"]).contains("--zero-based"));
+    assert!(!err(&["merge", "--bogus"]).contains("--zero-based"));
     assert!(err(&["solve", "8", "--place", "0:1"]).contains("--zero-based"));
     assert!(err(&["trace", "3"]).contains("the 3×3 board has no solution"));
     assert!(err(&["trace", "2"]).contains("no solution"));

@@ -127,12 +127,13 @@ struct Drawn {
 }
 
 /// Up to `want` distinct slices of task `task`, none of them in `taken`, drawn with `mix`:
-/// each one asked for is drawn up to [`DRAWS`] times and counted by backtracking, and the
-/// first that holds solutions is kept (the last drawn where none does). Fewer where the draws
-/// find no more distinct slices (a task with few row sets and placements).
+/// each one asked for is drawn up to `draws` times ([`DRAWS`], or 1 for a task that records
+/// no solution) and counted by backtracking, and the first that holds solutions is kept (the
+/// last drawn where none does). Fewer where the draws find no more distinct slices (a task
+/// with few row sets and placements).
 fn draw_task(
     q: &Quadrants,
-    task: u32,
+    (task, draws): (u32, usize),
     want: usize,
     mix: &mut Mix,
     taken: &[Slice],
@@ -141,7 +142,7 @@ fn draw_task(
     let mut misses = 0;
     while out.len() < want && misses < 16 * want {
         let mut kept: Option<Drawn> = None;
-        for _ in 0..DRAWS {
+        for _ in 0..draws {
             let new = |s: &Slice| {
                 !taken.contains(s)
                     && !out.iter().any(|d| d.slice == *s)
@@ -176,8 +177,8 @@ fn any_solutions(d: &[Drawn]) -> bool {
 /// The slices of the recounted tasks `ids` of file `f`, counted both ways: `per_task` distinct
 /// slices of each task ([`draw_task`]); where a task can have no slice that holds solutions
 /// (it has no slice, its row sets dropped by symmetry, or it records no solution), the slices
-/// of another of the file's tasks with solutions, named as drawn for it; a task with fewer distinct slices than asked is
-/// named in `fewer`.
+/// of another of the file's tasks with solutions, named as drawn for it; a task with fewer
+/// distinct slices than asked is named in `fewer`.
 fn file_slices(
     q: &Quadrants,
     f: &Recorded,
@@ -194,16 +195,19 @@ fn file_slices(
     with_solutions.sort_unstable();
     let mut taken: Vec<Slice> = Vec::new();
     for &task in ids {
-        let mut drawn = draw_task(q, task, per_task, &mut a.mix, &taken)?;
+        // A task that records no solution has no slice that holds one: no draws again.
+        let records = with_solutions.binary_search(&task).is_ok();
+        let draws = if records { DRAWS } else { 1 };
+        let mut drawn = draw_task(q, (task, draws), per_task, &mut a.mix, &taken)?;
         let mut drawn_for = None;
         // Another task's slices only where this task's can hold no solution.
-        let none_here = drawn.is_empty() || with_solutions.binary_search(&task).is_err();
+        let none_here = drawn.is_empty() || !records;
         for _ in 0..4 {
             if !none_here || any_solutions(&drawn) || with_solutions.is_empty() {
                 break;
             }
             let other = with_solutions[(a.mix.next() % with_solutions.len() as u64) as usize];
-            let theirs = draw_task(q, other, per_task, &mut a.mix, &taken)?;
+            let theirs = draw_task(q, (other, DRAWS), per_task, &mut a.mix, &taken)?;
             if any_solutions(&theirs) {
                 (drawn, drawn_for) = (theirs, Some(task));
             }
@@ -211,7 +215,7 @@ fn file_slices(
         if drawn.len() < per_task {
             a.report.fewer.push(Fewer {
                 file: f.name.clone(),
-                task: drawn_for.unwrap_or(task),
+                task: drawn.first().map_or(task, |d| d.slice.task),
                 slices: drawn.len(),
             });
         }
@@ -288,7 +292,7 @@ pub fn slices_of_plan(
         if !tried.insert(task) {
             continue;
         }
-        let drawn = draw_task(&q, task, slices, &mut mix, &[])?;
+        let drawn = draw_task(&q, (task, DRAWS), slices, &mut mix, &[])?;
         match (drawn.is_empty(), any_solutions(&drawn)) {
             (true, _) => {}
             (false, true) => good.push((task, drawn)),
