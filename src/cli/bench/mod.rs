@@ -213,10 +213,10 @@ fn one_run(
     a: &BenchArgs,
     opts: &nqueens::Options,
     t: usize,
-    other: Option<&Other>,
+    other: Option<&(Other, Other)>,
     first: &mut Option<nqueens::Totals>,
 ) -> anyhow::Result<(f64, Option<f64>)> {
-    let Some(o) = other else {
+    let Some((me, o)) = other else {
         let out = nqueens::count(a.n, opts)?;
         let secs = out.elapsed.as_secs_f64();
         first.get_or_insert(out);
@@ -226,7 +226,7 @@ fn one_run(
         *first = Some(nqueens::count(a.n, opts)?);
     }
     let how = (a.algorithm, a.kernel);
-    let mine = Other::this()?.count(a.n, t, how)?;
+    let mine = me.count(a.n, t, how)?;
     Ok((mine, Some(o.count(a.n, t, how)?)))
 }
 
@@ -235,7 +235,7 @@ fn one_run(
 fn measure(
     a: &BenchArgs,
     t: usize,
-    other: Option<&Other>,
+    other: Option<&(Other, Other)>,
     bar: Option<&ProgressBar>,
 ) -> anyhow::Result<(Row, Workload)> {
     let opts = super::options()?
@@ -273,12 +273,15 @@ fn measure(
         efficiency: 0.0,
         nodes_per_second: out.nodes as f64 / med,
         solutions_per_second: out.total as f64 / med,
-        compare: other.map(|_| Compared {
-            median_s: median(&theirs),
-            min_s: theirs.iter().cloned().fold(f64::INFINITY, f64::min),
-            max_s: theirs.iter().cloned().fold(0.0, f64::max),
-            ratio: median(&theirs) / med,
-            times_s: theirs,
+        compare: other.map(|_| {
+            let theirs_med = median(&theirs);
+            Compared {
+                median_s: theirs_med,
+                min_s: theirs.iter().cloned().fold(f64::INFINITY, f64::min),
+                max_s: theirs.iter().cloned().fold(0.0, f64::max),
+                ratio: theirs_med / med,
+                times_s: theirs,
+            }
         }),
     };
     let workload = Workload {
@@ -313,7 +316,11 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         .clone()
         .map(|l| l.0)
         .unwrap_or_else(|| (1..=default_threads()).collect());
-    let other = a.compare.as_deref().map(Other::new).transpose()?;
+    // This binary beside the other, both run as processes (resolved once).
+    let other = match a.compare.as_deref() {
+        Some(path) => Some((Other::this()?, Other::new(path)?)),
+        None => None,
+    };
     let watch = noise::Watch::start();
     let bar = progress_bar(threads.len() * (a.runs + a.warmup));
     let mut rows = Vec::new();
@@ -333,19 +340,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         r.efficiency = r.speedup * base_t as f64 / r.threads as f64;
     }
     let mut warnings = watch.warnings(num_cpus::get());
-    warnings.extend(noise::run_warnings(
-        &rows
-            .iter()
-            .map(|r| noise::Runs {
-                threads: r.threads,
-                median: r.median_s,
-                min: r.min_s,
-                max: r.max_s,
-                count: r.times_s.len(),
-                efficiency: r.efficiency,
-            })
-            .collect::<Vec<_>>(),
-    ));
+    warnings.extend(noise::run_warnings(&rows));
     let report = Report {
         tool: "nqueens",
         version: env!("CARGO_PKG_VERSION"),
@@ -359,7 +354,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         },
         workload: workload.expect("at least one thread count"),
         results: rows,
-        compared_with: other.map(|o| [o.path().display().to_string(), o.version.clone()]),
+        compared_with: other.map(|(_, o)| [o.path().display().to_string(), o.version.clone()]),
         warnings,
     };
     write(&a, &report)

@@ -4,6 +4,7 @@
 //! efficiency above 100% (the base runs slowed by something else). Each is a sentence in the
 //! report's `warnings`; nothing stops the benchmark.
 
+use super::Row;
 use std::time::Instant;
 
 /// A load average above this share of the logical CPUs is a busy machine.
@@ -115,29 +116,20 @@ fn others_share(a: Ticks, b: Ticks) -> Option<f64> {
     Some(busy.saturating_sub(own) as f64 / total as f64)
 }
 
-/// A thread count's runs, as the warnings read them.
-pub struct Runs {
-    pub threads: usize,
-    pub median: f64,
-    pub min: f64,
-    pub max: f64,
-    pub count: usize,
-    pub efficiency: f64,
-}
-
 /// The warnings of the runs themselves: a wide spread, an efficiency above 100%.
-pub fn run_warnings(rows: &[Runs]) -> Vec<String> {
+pub(super) fn run_warnings(rows: &[Row]) -> Vec<String> {
     let mut v = Vec::new();
     for r in rows {
-        if r.count >= 2 && r.median > 0.0 && (r.max - r.min) / r.median > WIDE_SPREAD {
+        let (median, min, max) = (r.median_s, r.min_s, r.max_s);
+        if r.times_s.len() >= 2 && median > 0.0 && (max - min) / median > WIDE_SPREAD {
             v.push(format!(
                 "the runs at {} thread{} spread widely ({:.3} s to {:.3} s, median {:.3} s): \
                  noise, or a clock that changed; more --runs on a quiet machine",
                 r.threads,
                 if r.threads == 1 { "" } else { "s" },
-                r.min,
-                r.max,
-                r.median
+                min,
+                max,
+                median
             ));
         }
         if r.efficiency > TOO_EFFICIENT {
@@ -182,13 +174,18 @@ mod tests {
 
     #[test]
     fn wide_spreads_and_impossible_efficiencies_are_warned_of() {
-        let row = |threads, min, max, efficiency| Runs {
+        let row = |threads, min_s, max_s, efficiency| Row {
             threads,
-            median: 1.0,
-            min,
-            max,
-            count: 5,
+            split_depth: 1,
+            median_s: 1.0,
+            min_s,
+            max_s,
+            times_s: vec![1.0; 5],
+            speedup: 1.0,
             efficiency,
+            nodes_per_second: 0.0,
+            solutions_per_second: 0.0,
+            compare: None,
         };
         assert!(run_warnings(&[row(1, 0.95, 1.05, 1.0)]).is_empty());
         let w = run_warnings(&[row(2, 0.7, 1.3, 1.47)]);
