@@ -19,8 +19,24 @@ pub(super) const MAX_DEPTH: usize = 24;
 /// ([`super::sieve::Sieve::blocks_bound`]).
 const MIN_LEAF: usize = BLOCK / 2;
 
-/// The most queries kept as the sample that steers the splits.
-const SAMPLE: usize = 2048;
+/// The fewest queries kept as the sample that steers the splits (all of them when fewer).
+const SAMPLE_MIN: usize = 2048;
+
+/// The most queries kept as the sample.
+const SAMPLE_MAX: usize = 1 << 17;
+
+/// Expected queries a sampled query stands for, at least: shaping walks the sample down the
+/// splits as the count walks the queries, so a sample of a 64th of them costs about a 64th of
+/// the filtering. A node whose sample falls under [`MIN_SAMPLE`] is not split: with a fixed
+/// sample of 2,048 the stored side of an N = 28 row set (50 million half-boards) stopped
+/// splitting in leaves of about 30 blocks: 2.6 times the block visits the deeper sieve makes
+/// (docs/PERFORMANCE.md, row 33).
+const SAMPLE_SHARE: usize = 64;
+
+/// The queries to sample for a sieve expecting `expected` of them.
+fn sample_size(expected: usize) -> usize {
+    (expected / SAMPLE_SHARE).clamp(SAMPLE_MIN, SAMPLE_MAX)
+}
 
 /// Patterns per side whose bits a node counts to choose its split.
 const FREQ_SAMPLE: usize = 128;
@@ -217,7 +233,7 @@ impl Shaped {
 /// their matchers not yet built ([`Shaped::table_bytes`] says what they will hold).
 pub fn shape(build: Build, stored: &[u64], queries: &[u64], expected: usize, bits: u32) -> Shaped {
     let mut s = stored.to_vec();
-    let step = (queries.len() / SAMPLE).max(1);
+    let step = (queries.len() / sample_size(expected)).max(1);
     let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
     let mut shaper = Shaper {
         extracts: build.extracts(),
@@ -249,5 +265,37 @@ pub fn cost(stored: usize, queries: usize) -> f64 {
         queries as f64 * SPLIT_COST * blocks.powf(SPLIT_GROWTH)
             + 2.0 * blocks * BUILD
             + stored as f64 * levels * SHAPE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::Sparse;
+    use super::*;
+
+    /// The patterns of the largest leaf of a shaped sieve.
+    fn largest_leaf(shaped: &Shaped) -> usize {
+        let leaves = shaped.shapes.iter().filter_map(|s| match s {
+            Shape::Leaf { range, .. } => Some(range.len()),
+            _ => None,
+        });
+        leaves.max().unwrap_or(0)
+    }
+
+    /// A large stored side expecting many queries is split until its leaves are small: its
+    /// sample grows with the queries expected, so the nodes deep in the sieve still have
+    /// sampled queries to steer them (with 2,048 sampled queries, as before, the deepest
+    /// nodes had too few and stayed leaves of many blocks).
+    #[test]
+    fn many_queries_expected_split_large_sides_deep() {
+        let mut next = Sparse::new();
+        let bits = 54;
+        let stored: Vec<u64> = (0..1 << 20).map(|_| next.bits(bits)).collect();
+        let queries: Vec<u64> = (0..1 << 20).map(|_| next.bits(bits)).collect();
+        let build = crate::count::quadrants::builds()[0];
+        let shaped = shape(build, &stored, &queries, 64 * queries.len(), bits);
+        // (A sample of 2,048 left a leaf of 24,657 patterns, 97 blocks.)
+        let largest = largest_leaf(&shaped);
+        assert!(largest <= 32 * BLOCK, "a leaf of {largest} patterns");
     }
 }
