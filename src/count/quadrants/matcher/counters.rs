@@ -1,5 +1,5 @@
 //! The lanes the tables are made of, and the carry-save (Harley–Seal) sums of the loop over a
-//! pair of blocks: each query's result against the pair is added bit by bit into counters of
+//! pair of blocks or a block: each query's result is added bit by bit into counters of
 //! weight 1, 2, 4 and 8, and only what carries past 8 is popcounted.
 
 use crate::count::arch::{Simd, COMBOS};
@@ -59,12 +59,13 @@ pub(super) fn add_popcounts<L: LaneSet>(sums: &mut [u64; 8], x: &L) {
 
 /// A carry-save adder on lanes: `(carry, sum)` of `a + b + c`, bit by bit.
 #[inline(always)]
-fn csa(a: &Pair, b: &Pair, c: &Pair) -> (Pair, Pair) {
-    let (mut carry, mut sum) = (Pair::default(), Pair::default());
-    for w in 0..8 {
-        let u = a.0[w] ^ b.0[w];
-        carry.0[w] = (a.0[w] & b.0[w]) | (u & c.0[w]);
-        sum.0[w] = u ^ c.0[w];
+fn csa<L: LaneSet>(a: &L, b: &L, c: &L) -> (L, L) {
+    let (mut carry, mut sum) = (L::default(), L::default());
+    let words = carry.words_mut().iter_mut().zip(sum.words_mut());
+    for (((k, s), a), (b, c)) in words.zip(a.words()).zip(b.words().iter().zip(c.words())) {
+        let u = a ^ b;
+        *k = (a & b) | (u & c);
+        *s = u ^ c;
     }
     (carry, sum)
 }
@@ -72,25 +73,25 @@ fn csa(a: &Pair, b: &Pair, c: &Pair) -> (Pair, Pair) {
 /// Carry-save counters of lanes: bit `i` of word `w` counts, in binary across them, the
 /// results so far with that bit set.
 #[derive(Clone, Copy, Default)]
-struct Counters {
-    ones: Pair,
-    twos: Pair,
-    fours: Pair,
-    eights: Pair,
+struct Counters<L> {
+    ones: L,
+    twos: L,
+    fours: L,
+    eights: L,
 }
 
-impl Counters {
-    /// Adds eight queries' results against a pair of blocks; returns the carry out of
-    /// `fours` (weight 8).
+impl<L: LaneSet> Counters<L> {
+    /// Adds eight queries' results against a block or a pair of blocks; returns the carry
+    /// out of `fours` (weight 8).
     #[inline(always)]
     fn add_eight<const C: usize, S: Simd>(
         &mut self,
         (simd, live): (S, u64),
-        t: &[Pair],
-        valid: Pair,
+        t: &[L],
+        valid: L,
         qs: &[u64],
-    ) -> Pair {
-        let r = |i: usize| pair::<C, S>((simd, live), t, valid, qs[i]);
+    ) -> L {
+        let r = |i: usize| lanes::<C, S, L>((simd, live), t, valid, qs[i]);
         let (c0, s) = csa(&self.ones, &r(0), &r(1));
         let (c1, s) = csa(&s, &r(2), &r(3));
         let (t0, tw) = csa(&self.twos, &c0, &c1);
@@ -113,16 +114,22 @@ impl Counters {
         ] {
             let mut p = [0u64; 8];
             add_popcounts(&mut p, lanes);
-            for w in 0..8 {
-                sums[w] += weight * p[w];
+            for (s, p) in sums.iter_mut().zip(p) {
+                *s += weight * p;
             }
         }
     }
 }
 
-/// One query against a pair of blocks (its tables without the valid lanes, and those lanes).
+/// One query against a block or a pair of blocks (its tables without the valid lanes, and
+/// those lanes).
 #[inline(always)]
-fn pair<const C: usize, S: Simd>((simd, live): (S, u64), t: &[Pair], valid: Pair, q: u64) -> Pair {
+fn lanes<const C: usize, S: Simd, L: LaneSet>(
+    (simd, live): (S, u64),
+    t: &[L],
+    valid: L,
+    q: u64,
+) -> L {
     let q = simd.extract(q, live);
     let mut a = valid;
     for c in 0..C {
@@ -131,19 +138,20 @@ fn pair<const C: usize, S: Simd>((simd, live): (S, u64), t: &[Pair], valid: Pair
     a
 }
 
-/// A pair of blocks against every query, with `C` chunks: each query's table offsets serve
-/// both blocks. The results are added up bit-wise in carry-save counters (a Harley–Seal sum),
-/// so the lanes are popcounted once per 16 queries instead of once per query.
+/// A pair of blocks (or one block) against every query, with `C` chunks: each query's table
+/// offsets serve both blocks. The results are added up bit-wise in carry-save counters (a
+/// Harley–Seal sum), so the lanes are popcounted once per 16 queries instead of once per
+/// query.
 #[inline(always)]
-pub(super) fn count_pair<const C: usize, S: Simd>(
+pub(super) fn count_lanes<const C: usize, S: Simd, L: LaneSet>(
     simd: S,
     live: u64,
-    t: &[Pair],
+    t: &[L],
     queries: &[u64],
 ) -> u64 {
     let valid = t[C * COMBOS];
     let t = &t[..C * COMBOS];
-    let mut k = Counters::default();
+    let mut k = Counters::<L>::default();
     let mut sixteens = [0u64; 8];
     let mut groups = queries.chunks_exact(16);
     for g in &mut groups {
@@ -156,7 +164,7 @@ pub(super) fn count_pair<const C: usize, S: Simd>(
     let mut sums = sixteens.map(|x| 16 * x);
     k.sums(&mut sums);
     for &q in groups.remainder() {
-        add_popcounts(&mut sums, &pair::<C, S>((simd, live), t, valid, q));
+        add_popcounts(&mut sums, &lanes::<C, S, L>((simd, live), t, valid, q));
     }
     sums.iter().sum()
 }

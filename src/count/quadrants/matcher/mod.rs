@@ -11,7 +11,7 @@
 //! once, serve both. A pair's tables (12–25 KiB with 3 to 6 chunks) stay in L1 while every
 //! query passes over them, and the queries' results are added up bit-wise in carry-save
 //! counters ([`counters`]), so the lanes are popcounted once per 16 queries rather than once
-//! per query. A last, odd block is stored alone and popcounted per query.
+//! per query. A last, odd block is stored alone and summed the same way.
 //!
 //! [`sieve`] puts a [`Matcher`] at each leaf of a recursive split of the patterns in front of
 //! it; a leaf's patterns and queries are packed to the bits that can still conflict there. The
@@ -22,7 +22,7 @@ mod counters;
 mod shape;
 pub mod sieve;
 
-use self::counters::{add_popcounts, and, count_pair, LaneSet, Lanes, Pair};
+use self::counters::{add_popcounts, and, count_lanes, LaneSet, Lanes, Pair};
 use crate::count::arch::{Build, PerBuild, Simd, CHUNK, COMBOS};
 
 /// Patterns per block: four 64-bit words, one AVX2 register.
@@ -197,29 +197,10 @@ impl Matcher {
         let per_block = self.chunks * COMBOS + 1;
         let mut total = 0u64;
         for t in self.pairs.chunks_exact(per_block) {
-            total += match self.chunks {
-                // The common sizes get a loop the compiler unrolls.
-                4 => count_pair::<4, S>(simd, live, t, queries),
-                5 => count_pair::<5, S>(simd, live, t, queries),
-                6 => count_pair::<6, S>(simd, live, t, queries),
-                7 => count_pair::<7, S>(simd, live, t, queries),
-                8 => count_pair::<8, S>(simd, live, t, queries),
-                // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
-                9 => count_pair::<9, S>(simd, live, t, queries),
-                c => count_block(simd, live, t, c, queries),
-            };
+            total += count_lanes_in(simd, live, t, self.chunks, queries);
         }
         if !self.single.is_empty() {
-            let t = &self.single[..];
-            total += match self.chunks {
-                4 => count_block(simd, live, t, 4, queries),
-                5 => count_block(simd, live, t, 5, queries),
-                6 => count_block(simd, live, t, 6, queries),
-                7 => count_block(simd, live, t, 7, queries),
-                8 => count_block(simd, live, t, 8, queries),
-                9 => count_block(simd, live, t, 9, queries),
-                c => count_block(simd, live, t, c, queries),
-            };
+            total += count_lanes_in(simd, live, &self.single, self.chunks, queries);
         }
         #[cfg(test)]
         if super::faults::is(super::faults::Fault::MiscountBlock) && !queries.is_empty() {
@@ -292,8 +273,30 @@ fn fill<L: LaneSet>(slice: &[L; 64 + CHUNK], valid: L, chunks: usize, t: &mut Ve
     t.push(valid);
 }
 
-/// One block, or a pair, against every query, with `chunks` chunks (a constant where inlined
-/// with one, so the compiler unrolls the lookups).
+/// One block, or a pair (its tables `t`), against every query, with `chunks` chunks: the
+/// common sizes get a loop the compiler unrolls, with carry-save sums.
+#[inline(always)]
+fn count_lanes_in<S: Simd, L: LaneSet>(
+    simd: S,
+    live: u64,
+    t: &[L],
+    chunks: usize,
+    queries: &[u64],
+) -> u64 {
+    match chunks {
+        4 => count_lanes::<4, S, L>(simd, live, t, queries),
+        5 => count_lanes::<5, S, L>(simd, live, t, queries),
+        6 => count_lanes::<6, S, L>(simd, live, t, queries),
+        7 => count_lanes::<7, S, L>(simd, live, t, queries),
+        8 => count_lanes::<8, S, L>(simd, live, t, queries),
+        // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
+        9 => count_lanes::<9, S, L>(simd, live, t, queries),
+        c => count_block(simd, live, t, c, queries),
+    }
+}
+
+/// One block, or a pair, against every query, with `chunks` chunks, each query's lanes
+/// popcounted: the sizes [`count_lanes_in`] has no loop for.
 #[inline(always)]
 fn count_block<S: Simd, L: LaneSet>(
     simd: S,
