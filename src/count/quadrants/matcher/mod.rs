@@ -306,7 +306,6 @@ fn count_block<S: Simd, L: LaneSet>(
     queries: &[u64],
 ) -> u64 {
     let valid = t[chunks * COMBOS];
-    // Its lookups' range check is then folded away where `chunks` is a constant.
     let t = &t[..chunks * COMBOS];
     // Per-word sums, added up once per block: no horizontal sum per query.
     let mut sums = [0u64; 8];
