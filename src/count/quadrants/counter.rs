@@ -80,24 +80,62 @@ pub struct Settings {
     /// what their earlier files were counted in. Readers choose it themselves from a file's
     /// fingerprint ([`Settings::for_plan`]).
     pub previous: bool,
+    /// An even board's plan without the transposes ([`super::transposes`]): the same tasks,
+    /// with the counts that files counted before the transposes were brought in hold.
+    /// Readers choose it themselves from a file's fingerprint ([`Settings::for_plan`]).
+    pub untransposed: bool,
 }
 
 impl Settings {
     /// These settings for reading the files of the `n` board plan of fingerprint
-    /// `fingerprint`: the same, or, where that fingerprint is the plan the board had before
-    /// the record plan, the settings that make that plan ([`Settings::previous`]), so that
-    /// every earlier run's files are still read, resumed, merged and audited.
+    /// `fingerprint`: the same, or, where that fingerprint is a plan the board had before
+    /// (without the transposes, or before the record plan), the settings that make that plan
+    /// ([`Settings::untransposed`], [`Settings::previous`]), so that every earlier run's files
+    /// are still read, resumed, merged and audited.
     pub fn for_plan(&self, n: u32, fingerprint: &str) -> Settings {
-        if self.parts.is_none() && !self.previous && applies(n).is_ok() {
-            let before = Layout::previous(n);
-            if before.differs_from(&Layout::new(n)) && plan_fingerprint(&before) == fingerprint {
-                return Settings {
-                    previous: true,
-                    ..*self
-                };
-            }
+        if self.previous || self.untransposed || applies(n).is_err() {
+            return *self;
         }
-        *self
+        let untransposed = Settings {
+            untransposed: true,
+            ..*self
+        };
+        let previous = Settings {
+            previous: true,
+            ..untransposed
+        };
+        let mut plans = vec![*self, untransposed];
+        if self.parts.is_none() && Layout::previous(n).differs_from(&Layout::new(n)) {
+            plans.push(previous);
+        }
+        plans
+            .into_iter()
+            .find(|s| {
+                s.layout(n)
+                    .is_ok_and(|l| plan_fingerprint(&l) == fingerprint)
+            })
+            .unwrap_or(*self)
+    }
+
+    /// The plan of an `n` board these settings make (the caller has checked that the method
+    /// applies).
+    fn layout(&self, n: u32) -> Result<Layout> {
+        let layout = match self.parts {
+            None if self.previous => Layout::previous(n),
+            None => Layout::new(n),
+            Some(p) if (1..=MOST_PARTS).contains(&p) => Layout::striped(n, p),
+            Some(p) => {
+                return Err(Error::Usage(format!(
+                    "{p} parts per combination: give a number of parts from 1 to {MOST_PARTS} \
+                     (`quadrants.parts`)"
+                )))
+            }
+        };
+        Ok(if self.untransposed {
+            layout.untransposed()
+        } else {
+            layout
+        })
     }
 }
 
@@ -176,17 +214,7 @@ impl Quadrants {
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
         let table = (n <= TABLE_MAX_N).then(|| Arc::new(Quarter::index(n / 2)));
-        let layout = match settings.parts {
-            None if settings.previous => Layout::previous(n),
-            None => Layout::new(n),
-            Some(p) if (1..=MOST_PARTS).contains(&p) => Layout::striped(n, p),
-            Some(p) => {
-                return Err(Error::Usage(format!(
-                    "{p} parts per combination: give a number of parts from 1 to {MOST_PARTS} \
-                     (`quadrants.parts`)"
-                )))
-            }
-        };
+        let layout = settings.layout(n)?;
         Ok(Quadrants {
             uid: PLANS.fetch_add(1, Ordering::Relaxed),
             column_sets: ColumnSets::new(n / 2),

@@ -8,6 +8,7 @@ use super::geometry::{ColumnSets, Geometry, Middle};
 use super::join::{keep_fitting, Projection, QuarterList};
 use super::memo::Memo;
 use super::quarter::{rows, Quarter, SliceSet};
+use super::transposes::{slots, Halves, Targets};
 use crate::count::arch::{Build, Candidates, PerBuild, Simd};
 
 /// One side of a row set, to be built into half-boards ([`HalfBoards::make`]).
@@ -33,9 +34,31 @@ pub(super) struct Side<'a> {
     /// south ones, instead of every placement on the column set: a slice's
     /// ([`super::slice`]). Never with `memo` (the memo keeps whole lists).
     pub north: Option<[u32; 2]>,
+    /// The row set's key where its solutions are paired with their transposes'
+    /// ([`super::transposes`]): the half-boards go to their slots, marked, by the key of
+    /// their north columns, and the west ones that weigh nothing are not built. `None`: the
+    /// east ones to slot 0, the west ones to slot `k`.
+    pub turn: Option<[u32; 2]>,
 }
 
 impl Side<'_> {
+    /// Where the half-boards whose north quarter takes the local columns `cols` go, by their
+    /// queens on a long diagonal `k` (all in `k = 0` without a split): their slot in
+    /// [`Halves`] and marks, and their copy's slot ([`super::transposes::slots`]); none with
+    /// `k = 0` where `long_only`.
+    fn targets(&self, g: &Geometry, cols: u32) -> Targets {
+        let mut t = slots(
+            (g.h, g.key_bits()),
+            (self.east, self.split),
+            cols,
+            self.turn,
+        );
+        if self.long_only {
+            t[0] = (None, None);
+        }
+        t
+    }
+
     /// The side's free columns (local, `0..h`).
     pub fn free(&self) -> u32 {
         if self.east {
@@ -139,7 +162,7 @@ struct Make<'a, 'b> {
     side: Side<'b>,
     buffers: &'a mut JoinBuffers,
     slices: &'a SliceSet,
-    out: &'a mut [Vec<u64>; 3],
+    out: &'a mut Halves,
     from: usize,
     cap: Option<usize>,
 }
@@ -162,13 +185,13 @@ impl HalfBoards<'_> {
     }
 
     /// The match keys of the half-boards of `side` (its middle configuration, on its rows,
-    /// east of the middle or west), appended to `out[0]`, built in `build` from the quarter
+    /// east of the middle or west), appended to `out` by their slots ([`Side::slots`]), built in `build` from the quarter
     /// table or the worker's `slices`: from the side's column set `from` on (in
     /// [`ColumnSets::get`]'s order), until `out` holds `cap` or more keys. Returns the next
     /// column set to build from, or `None` when the side is done: a side too large for a
     /// worker's memory is built in pieces ([`super::rowset`]).
     ///
-    /// With `side.split` (an even board's west side), the half-boards go to `out[k]` by the
+    /// With `side.split` (an even board's west side), the half-boards are sorted by the
     /// number `k` of their queens on a long diagonal: the main one (`r = c`) crosses only the
     /// north-west quarter, the anti-diagonal only the south-west. With `side.long_only`, those
     /// with none are not built.
@@ -179,7 +202,7 @@ impl HalfBoards<'_> {
         side: Side,
         buffers: &mut JoinBuffers,
         slices: &SliceSet,
-        out: &mut [Vec<u64>; 3],
+        out: &mut Halves,
         from: usize,
         cap: Option<usize>,
     ) -> Option<usize> {
@@ -254,7 +277,8 @@ impl HalfBoards<'_> {
                     )
                 }
             };
-            join_by_class(simd, north_kept, south_kept, side.long_only, out);
+            let targets = side.targets(&self.geometry, cols);
+            join_by_class(simd, north_kept, south_kept, targets, out);
         }
         #[cfg(test)]
         if super::faults::is(super::faults::Fault::DropHalfBoard) {
@@ -267,24 +291,36 @@ impl HalfBoards<'_> {
 }
 
 /// Joins every kept north quarter with the kept south ones, class by class: the half-boards
-/// with `i + j` queens on a long diagonal go to `out[i + j]` (with `long_only`, none to
-/// `out[0]`).
+/// with `i + j` queens on a long diagonal go where `targets[i + j]` says (not built where it
+/// says `None`): to a slot with their marks, and copied unmarked to another.
 #[inline(always)]
 fn join_by_class<S: Simd>(
     simd: S,
     north: ByLongDiagonal,
     south: ByLongDiagonal,
-    long_only: bool,
-    out: &mut [Vec<u64>; 3],
+    targets: Targets,
+    out: &mut Halves,
 ) {
     for (i, tops) in north.iter().enumerate() {
         for (j, &kept) in south.iter().enumerate() {
-            if (long_only && i + j == 0) || kept.len == 0 {
+            let (Some((slot, marks)), copy) = targets[i + j] else {
+                continue;
+            };
+            if kept.len == 0 {
                 continue;
             }
-            let o = &mut out[i + j];
+            let start = out[slot].len();
+            let o = &mut out[slot];
             for (&mt, &kt) in tops.meets[..tops.len].iter().zip(tops.keys) {
                 simd.join((mt, kt), kept, o);
+            }
+            if let Some(copy) = copy {
+                // A copy's slot always follows the main ones.
+                let (main, copies) = out.split_at_mut(copy);
+                copies[0].extend_from_slice(&main[slot][start..]);
+            }
+            if marks != 0 {
+                out[slot][start..].iter_mut().for_each(|k| *k |= marks);
             }
         }
     }
@@ -299,7 +335,7 @@ mod tests {
 
     /// Every build's half-boards (the portable one is what a CPU without AVX2 runs) against
     /// the portable build's, on every row set and side of small boards, with and without the
-    /// memo.
+    /// memo, in slots with their marks where the transposes are used.
     #[test]
     fn every_build_makes_the_same_half_boards() {
         let builds = super::super::builds();
@@ -323,7 +359,7 @@ mod tests {
                     for (rows, east, split) in
                         [(r.east, true, false), (mid.rows & !r.east, false, g.even())]
                     {
-                        for long_only in [false, split] {
+                        for (long_only, turn) in [(false, None), (split, None), (split, r.turn)] {
                             let side = Side {
                                 mid,
                                 rows,
@@ -333,11 +369,13 @@ mod tests {
                                 memo,
                                 upto: None,
                                 north: None,
+                                turn,
                             };
-                            let what = format!("n={n} {r:?} east={east} {long_only} {memo:?}");
+                            let what =
+                                format!("n={n} {r:?} east={east} {long_only} {memo:?} {turn:?}");
                             each_build(&what, &builds, |build| {
                                 let at = builds.iter().position(|&b| b == build).unwrap();
-                                let mut out: [Vec<u64>; 3] = Default::default();
+                                let mut out: Halves = Default::default();
                                 let b = &mut buffers[at];
                                 halves.make(build, side, b, &slices, &mut out, 0, None);
                                 out.iter_mut().for_each(|v| v.sort_unstable());

@@ -52,6 +52,7 @@ mod rowset;
 pub mod slice;
 #[cfg(test)]
 mod tests;
+mod transposes;
 
 pub use self::counter::{builds, BuildCap, Quadrants, Settings, MOST_PARTS};
 pub use self::plan::{applies, MAX_N, MIN_N};

@@ -1,21 +1,87 @@
 //! Matching a row set's two sides: the (east, west) pairs of half-boards with no square in
 //! common (their keys disjoint) are its solutions. One side is stored in a [`Sieve`] and the
 //! other's half-boards are its queries; which side is stored, the sieve's cost model decides.
-//! On an even board the west half-boards come in three groups, by their queens on the long
-//! diagonals, each weighed by [`west_weights`].
+//! Each side's half-boards come in slots ([`Halves`]), and a pair of slots' solutions weigh
+//! what [`Weights`] says (an even board's by their queens on the long diagonals and, where
+//! the transposes are used, by their north columns: [`super::transposes`]).
 
-use super::matcher::sieve::{cost, count_disjoint, Sieve};
-use super::plan::west_weights;
+use super::matcher::sieve::{cost, count_disjoint, Shaped, Sieve};
+use super::transposes::{Halves, Weights, EAST_SLOTS, SLOTS};
 use crate::count::arch::Build;
 
-/// The west half-boards `b` (by their queens on a long diagonal, on an even board) matched
-/// against `sieve`, weighed by [`west_weights`].
-pub(super) fn weighed(sieve: &Sieve, b: &[Vec<u64>; 3], even: bool, open: u32) -> u128 {
-    let weights = west_weights(even, open);
-    (0..3)
-        .filter(|&k| weights[k] != 0 && !b[k].is_empty())
-        .map(|k| weights[k] * sieve.count(&b[k]) as u128)
+/// The west slots in the order their half-boards are preferred as a sieve's sample: an even
+/// board's with one queen on a long diagonal first (the most common), and among the ties'.
+const SAMPLE_ORDER: [usize; SLOTS] = [1, 0, 2, 4, 3, 6, 5];
+
+/// The queries that shape the sieve of east slot `e`: the first west slot in
+/// [`SAMPLE_ORDER`] that weighs with it and holds half-boards (empty if none does).
+fn sample<'a>(west: &'a Halves, weights: &Weights, e: usize) -> &'a [u64] {
+    SAMPLE_ORDER
+        .iter()
+        .find(|&&w| weights[e][w] != 0 && !west[w].is_empty())
+        .map_or(&[], |&w| &west[w])
+}
+
+/// How many of `west`'s half-boards weigh with east slot `e`.
+fn queries_of(west: &Halves, weights: &Weights, e: usize) -> usize {
+    (0..SLOTS)
+        .filter(|&w| weights[e][w] != 0)
+        .map(|w| west[w].len())
         .sum()
+}
+
+/// A row set's east half-boards stored for matching: one sieve per east slot that holds
+/// half-boards and weighs with some west slot.
+#[derive(Debug)]
+pub(super) struct Sieves([Option<Sieve>; EAST_SLOTS]);
+
+/// [`Sieves`] shaped, their tables not yet built ([`Shaped::table_bytes`]).
+pub(super) struct Shapes([Option<Shaped>; EAST_SLOTS]);
+
+impl Shapes {
+    /// The east half-boards `east` shaped for matching, each slot on its sample of `west`
+    /// ([`sample`]) for `of` times the queries of `west` that weigh with it.
+    pub fn new(
+        build: Build,
+        bits: u32,
+        (east, west): (&Halves, &Halves),
+        weights: &Weights,
+        of: usize,
+    ) -> Shapes {
+        Shapes(std::array::from_fn(|e| {
+            let weighs = weights[e].iter().any(|&w| w != 0);
+            (weighs && !east[e].is_empty()).then(|| {
+                let expected = queries_of(west, weights, e) * of;
+                Sieve::shape(build, &east[e], sample(west, weights, e), expected, bits)
+            })
+        }))
+    }
+
+    /// The bytes their tables will hold.
+    pub fn table_bytes(&self) -> usize {
+        self.0.iter().flatten().map(Shaped::table_bytes).sum()
+    }
+
+    /// Their tables built.
+    pub fn build(self) -> Sieves {
+        Sieves(self.0.map(|s| s.map(Shaped::build)))
+    }
+}
+
+impl Sieves {
+    /// The west half-boards `west` matched against these, weighed by `weights`.
+    pub fn weighed(&self, west: &Halves, weights: &Weights) -> u128 {
+        let mut found = 0;
+        for (e, sieve) in self.0.iter().enumerate() {
+            let Some(sieve) = sieve else { continue };
+            for (w, queries) in west.iter().enumerate() {
+                if weights[e][w] != 0 && !queries.is_empty() {
+                    found += weights[e][w] * u128::from(sieve.count(queries));
+                }
+            }
+        }
+        found
+    }
 }
 
 /// An odd board's (east, west) pairs that make solutions, keys of `bits` bits, matched in
@@ -30,59 +96,61 @@ pub(super) fn match_odd(build: Build, bits: u32, east: &[u64], west: &[u64]) -> 
     count_disjoint(build, stored, queries, bits) as u128
 }
 
-/// An even board's solutions from its east half-boards and its west ones split by their
-/// queens on the long diagonals, key bits `h - 1` (anti-diagonal, `r + c = N - 1`) and
-/// `3h - 2` (main diagonal, `r = c`), weighed by [`west_weights`].
-///
-/// The east side is stored and the west's three groups matched against it, or, when the
-/// sieve's cost model says so (large west groups), each west group stored and the east side
-/// matched against each.
+/// An even board's solutions from its east and west half-boards by slot, weighed by
+/// `weights`: for each east slot, its half-boards stored and the west slots that weigh with
+/// it matched against them, or, when the sieve's cost model says so (large west slots), each
+/// such west slot stored and the east slot's half-boards matched against it.
 pub(super) fn match_even(
     build: Build,
     bits: u32,
-    east: &[u64],
-    west: &[Vec<u64>; 3],
-    open: u32,
+    (east, west): (&Halves, &Halves),
+    weights: &Weights,
 ) -> u128 {
-    let weights = west_weights(true, open);
-    let groups = (0..3).filter(|&k| weights[k] != 0 && !west[k].is_empty());
-    let queries: usize = groups.clone().map(|k| west[k].len()).sum();
-    let west_stored: f64 = groups.map(|k| cost(west[k].len(), east.len())).sum();
-    let store_west = west_stored < cost(east.len(), queries);
-    match_even_storing(build, bits, (east, west), open, store_west)
+    (0..EAST_SLOTS)
+        .map(|e| {
+            let slots = (0..SLOTS).filter(|&w| weights[e][w] != 0 && !west[w].is_empty());
+            let west_stored: f64 = slots.map(|w| cost(west[w].len(), east[e].len())).sum();
+            let store_west = west_stored < cost(east[e].len(), queries_of(west, weights, e));
+            match_slot(build, bits, (east, west), weights, e, store_west)
+        })
+        .sum()
 }
 
-/// [`match_even`] with the west groups stored (`store_west`) or the east side.
-fn match_even_storing(
+/// [`match_even`]'s east slot `e`, with the west slots stored (`store_west`) or the east one.
+fn match_slot(
     build: Build,
     bits: u32,
-    (east, west): (&[u64], &[Vec<u64>; 3]),
-    open: u32,
+    (east, west): (&Halves, &Halves),
+    weights: &Weights,
+    e: usize,
     store_west: bool,
 ) -> u128 {
-    let weights = west_weights(true, open);
-    let groups: Vec<usize> = (0..3)
-        .filter(|&k| weights[k] != 0 && !west[k].is_empty())
-        .collect();
-    let queries: usize = groups.iter().map(|&k| west[k].len()).sum();
+    if east[e].is_empty() {
+        return 0;
+    }
+    let slots = (0..SLOTS).filter(|&w| weights[e][w] != 0 && !west[w].is_empty());
     if store_west {
-        return groups
-            .iter()
-            .map(|&k| weights[k] * count_disjoint(build, &west[k], east, bits) as u128)
+        return slots
+            .map(|w| weights[e][w] * count_disjoint(build, &west[w], &east[e], bits) as u128)
             .sum();
     }
-    let sieve = Sieve::expecting(build, east, &west[1], queries, bits);
-    weighed(&sieve, west, true, open)
+    let expected = queries_of(west, weights, e);
+    let sieve = Sieve::expecting(build, &east[e], sample(west, weights, e), expected, bits);
+    slots
+        .map(|w| weights[e][w] * u128::from(sieve.count(&west[w])))
+        .sum()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::transposes::weights;
     use super::*;
     use crate::count::quadrants::geometry::Geometry;
 
-    /// Both ways of matching an even board's sides (east stored, or each west group) give the
-    /// weighted count of disjoint pairs, on sides large enough to be split by the sieve, in
-    /// every build.
+    /// Every way of matching an even board's sides (each east slot stored, or the west slots
+    /// that weigh with it; the east slots' sieves shaped together, as the parts of a row set
+    /// keep them) gives the weighted count of disjoint pairs, on sides large enough to be
+    /// split by the sieve, in every build, with and without the transposes.
     #[test]
     fn either_side_stored_counts_the_same() {
         let bits = Geometry::new(16).key_bits();
@@ -93,22 +161,34 @@ mod tests {
             x ^= x << 17;
             x & (x >> 1) & ((1 << bits) - 1)
         };
-        let east: Vec<u64> = (0..9000).map(|_| next()).collect();
-        let west: [Vec<u64>; 3] = [3000, 12_000, 0].map(|n| (0..n).map(|_| next()).collect());
-        let plain = |v: &[u64]| -> u128 {
-            v.iter()
-                .map(|w| east.iter().filter(|&&e| e & w == 0).count() as u128)
-                .sum()
-        };
+        let mut draw =
+            |sizes: [usize; SLOTS]| -> Halves { sizes.map(|n| (0..n).map(|_| next()).collect()) };
+        let east = draw([9000, 500, 2000, 300, 0, 0, 0]);
+        let west = draw([3000, 12_000, 700, 400, 800, 200, 100]);
+        let plain: Weights = std::array::from_fn(|e| {
+            std::array::from_fn(|w| {
+                west[w]
+                    .iter()
+                    .map(|q| east[e].iter().filter(|&&p| p & q == 0).count() as u128)
+                    .sum()
+            })
+        });
         for build in Build::all() {
-            for open in [0, 1, 2] {
-                let want = open as u128 * plain(&west[0]) + 2 * plain(&west[1]);
-                for store_west in [false, true] {
-                    let got = match_even_storing(build, bits, (&east, &west), open, store_west);
-                    let name = build.name();
-                    assert_eq!(got, want, "{name}: open {open}, west stored {store_west}");
+            for (open, turned) in [0, 1, 2].into_iter().flat_map(|o| [(o, false), (o, true)]) {
+                let w = weights(true, open, turned);
+                let slot = |e: usize| (0..SLOTS).map(|k| w[e][k] * plain[e][k]).sum::<u128>();
+                let sides = (&east, &west);
+                for e in 0..EAST_SLOTS {
+                    for store_west in [false, true] {
+                        let got = match_slot(build, bits, sides, &w, e, store_west);
+                        let name = build.name();
+                        assert_eq!(got, slot(e), "{name}: {open} {turned} {e} {store_west}");
+                    }
                 }
-                assert_eq!(match_even(build, bits, &east, &west, open), want);
+                let want: u128 = (0..EAST_SLOTS).map(slot).sum();
+                assert_eq!(match_even(build, bits, sides, &w), want);
+                let sieves = Shapes::new(build, bits, sides, &w, 2).build();
+                assert_eq!(sieves.weighed(&west, &w), want);
             }
         }
     }

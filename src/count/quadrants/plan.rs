@@ -13,6 +13,7 @@
 use super::combinations::{binomial, next_subset, unrank};
 use super::geometry::{Geometry, Middle};
 use super::quarter::TABLE_MAX_N;
+use super::transposes::key;
 use crate::fnv::Fnv;
 
 /// The largest board the method counts: quarters of 14 (slices of at most `2^14` column
@@ -42,22 +43,11 @@ pub(super) struct RowSet {
     /// How many images of this choice it stands for.
     pub weight: u32,
     /// On an even board (long diagonals), the weight of the solutions with no queen on either
-    /// long diagonal (see [`west_weights`]); 1 elsewhere.
+    /// long diagonal (see [`west_weights`](super::transposes::west_weights)); 1 elsewhere.
     pub open: u32,
-}
-
-/// The weights of a row set's solutions by their west half-board's queens on the long
-/// diagonals: 0, 1 and 2 of them. On an even board the east half keeps no queen on either
-/// long diagonal (the main one crosses the north-west and south-east quarters, the
-/// anti-diagonal the north-east and south-west); each west queen on one stands for 2
-/// solutions (the half turn and the transposes map it to the barred squares), and a solution
-/// with none weighs the row set's `open`. An odd board's solutions all weigh 1.
-pub(super) fn west_weights(even: bool, open: u32) -> [u128; 3] {
-    if even {
-        [open as u128, 2, 4]
-    } else {
-        [1, 0, 0]
-    }
+    /// Where the plan pairs an even board's solutions with their transposes' (see
+    /// [`super::transposes`]): the row set's key. `None` elsewhere.
+    pub turn: Option<[u32; 2]>,
 }
 
 /// The most tasks a plan of a board up to N = 21 has (checkpoints and shards of small boards
@@ -154,6 +144,10 @@ pub(super) struct Layout {
     striped: bool,
     /// Tasks of row sets (the rotational task comes after them).
     row_tasks: u64,
+    /// An even board's solutions paired with their transposes' ([`super::transposes`]): what
+    /// its plans do since they were brought in (files counted before were not, and are read
+    /// with the plan they were counted in: [`Layout::untransposed`]).
+    pub transposes: bool,
 }
 
 /// The first board of the *record plan*: from here on a plan is striped in whole
@@ -233,6 +227,13 @@ impl Layout {
         Layout::made(n, false)
     }
 
+    /// This plan without the transposes ([`Layout::transposes`]): the tasks are the same,
+    /// their counts those that files counted before the transposes were brought in.
+    pub fn untransposed(mut self) -> Layout {
+        self.transposes = false;
+        self
+    }
+
     /// The plan an `n` board had before the record plan (N = 27 and 28: see
     /// [`RECORD_PLAN_N`]; the same as [`Layout::new`] below them): what files counted then
     /// are checked against.
@@ -249,6 +250,7 @@ impl Layout {
             parts: 1,
             striped: false,
             row_tasks: 0,
+            transposes: n.is_multiple_of(2) && !previous,
         };
         let all_rows = (1u32 << n) - 1;
         if n.is_multiple_of(2) {
@@ -407,6 +409,7 @@ impl Layout {
                 east,
                 weight: g.weight,
                 open: 1,
+                turn: None,
             });
         }
         if n.is_multiple_of(2) {
@@ -426,11 +429,13 @@ impl Layout {
                 _ => 0,
             };
             let weight = if east == up_down { 1 } else { 2 };
+            let turn = self.transposes.then(|| key(self.geometry.h, east));
             return Some(RowSet {
                 middle,
                 east,
                 weight,
                 open,
+                turn,
             });
         }
         // The centre of an odd board: kept by the up-down and left-right mirrors.
@@ -446,6 +451,7 @@ impl Layout {
             east,
             weight: g.weight * distinct,
             open: 1,
+            turn: None,
         })
     }
 
@@ -475,6 +481,10 @@ impl Layout {
         if self.striped {
             h.bytes(b"striped");
             h.bytes(&self.parts.to_le_bytes());
+        }
+        // Plans without the transposes hash as they did before there were any.
+        if self.transposes {
+            h.bytes(b"transposes");
         }
     }
 }

@@ -6,12 +6,16 @@
 //! for its east rows, the west half for the others, the one square of a middle queen on an odd
 //! board. On an even board the east half's squares on a long diagonal are barred, and each
 //! solution is weighted by its queens on the west half's long-diagonal squares (none: the row
-//! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts. The search is split by the
+//! set's `open` weight, one: 2, two: 4), as [`super::rowset`] counts; where the plan pairs
+//! solutions with their transposes', one with fewer than two such queens weighs 2, 1 or 0 times
+//! that by the key of its north half's columns against the row set's ([`super::transposes`]),
+//! read off the search's own columns, not the method's slots. The search is split by the
 //! placements of its first rows, into independent pieces that run in parallel.
 
 use super::counter::{rows_tally, Quadrants, Settings};
 use super::geometry::ColumnSets;
-use super::plan::{west_weights, Layout, Part, QTask, RowSet};
+use super::plan::{Layout, Part, QTask, RowSet};
+use super::transposes::{key, west_weights};
 use crate::count::backtracking::rotational;
 use crate::count::engine::Counter;
 use crate::count::tally::Tally;
@@ -24,7 +28,13 @@ struct RowSearch {
     n: usize,
     allowed: [u64; 32],
     weighs: [u64; 32],
+    /// Where solutions are paired with their transposes': the row set's key.
+    turn: Option<[u32; 2]>,
 }
+
+/// Where a search stands: the row to go on from, the masks, the weighing queens so far, and
+/// once past the north half its columns.
+type At = (usize, [u64; 3], usize, u64);
 
 /// The pieces a search is split into, at least: the placements of its first rows, searched
 /// on in parallel.
@@ -34,20 +44,22 @@ impl RowSearch {
     /// The search split into at least [`PIECES`] independent pieces where it can be: every
     /// placement of its first rows, as the row to go on from, the masks and the weighing
     /// queens so far.
-    fn pieces(&self) -> Vec<(usize, [u64; 3], usize)> {
-        let mut frontier = vec![(0, [0u64; 3], 0)];
+    fn pieces(&self) -> Vec<At> {
+        let mut frontier = vec![(0, [0u64; 3], 0, 0)];
         let mut row = 0;
         while frontier.len() < PIECES && row + 2 < self.n {
             frontier = frontier
                 .into_iter()
-                .flat_map(|(_, [cols, left, right], k)| {
+                .flat_map(|(_, [cols, left, right], k, north)| {
+                    let north = self.north(row, cols, north);
                     let mut free = self.allowed[row] & !(cols | left | right);
                     std::iter::from_fn(move || {
                         (free != 0).then(|| {
                             let bit = free & free.wrapping_neg();
                             free ^= bit;
                             let masks = [cols | bit, (left | bit) << 1, (right | bit) >> 1];
-                            (row + 1, masks, k + usize::from(self.weighs[row] & bit != 0))
+                            let k = k + usize::from(self.weighs[row] & bit != 0);
+                            (row + 1, masks, k, north)
                         })
                     })
                 })
@@ -57,10 +69,31 @@ impl RowSearch {
         frontier
     }
 
-    /// Adds to `found[k]` the solutions below `row` with `k` weighing queens so far.
-    fn run(&self, row: usize, [cols, left, right]: [u64; 3], k: usize, found: &mut [u64; 3]) {
+    /// The columns of the north half: those taken when the search reaches the south half's
+    /// first row, `north` until then and after.
+    fn north(&self, row: usize, cols: u64, north: u64) -> u64 {
+        if row == self.n / 2 {
+            cols
+        } else {
+            north
+        }
+    }
+
+    /// Adds to `found[k][t]` the solutions below `row` with `k` weighing queens so far and
+    /// their north columns' key below the row set's (`t = 0`), at it (1, or where there is
+    /// none) or above it (2).
+    fn run(&self, (row, [cols, left, right], k, north): At, found: &mut [[u64; 3]; 3]) {
+        let north = self.north(row, cols, north);
         if row == self.n {
-            found[k] += 1;
+            let h = (self.n / 2) as u32;
+            let t = self
+                .turn
+                .map_or(1, |turn| match key(h, north as u32).cmp(&turn) {
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Greater => 2,
+                });
+            found[k][t] += 1;
             return;
         }
         let mut free = self.allowed[row] & !(cols | left | right);
@@ -68,12 +101,8 @@ impl RowSearch {
             let bit = free & free.wrapping_neg();
             free ^= bit;
             let next = [cols | bit, (left | bit) << 1, (right | bit) >> 1];
-            self.run(
-                row + 1,
-                next,
-                k + usize::from(self.weighs[row] & bit != 0),
-                found,
-            );
+            let k = k + usize::from(self.weighs[row] & bit != 0);
+            self.run((row + 1, next, k, north), found);
         }
     }
 }
@@ -217,6 +246,7 @@ impl Recount<'_> {
             n: n as usize,
             allowed: [0; 32],
             weighs: [0; 32],
+            turn: r.turn,
         };
         for row in 0..n {
             let i = row as usize;
@@ -243,16 +273,25 @@ impl Recount<'_> {
         search
     }
 
-    /// The weighted count of `search` (an even board's open solutions weigh `open`).
+    /// The weighted count of `search` (an even board's open solutions weigh `open`; where
+    /// the transposes pair solutions, one with fewer than two weighing queens `t` times that,
+    /// by its north columns' key against the row set's: 0 below, 1 at, 2 above).
     fn run_search(&self, search: &RowSearch, open: u32) -> u128 {
         let weights = west_weights(self.layout.geometry.even(), open);
         search
             .pieces()
             .into_par_iter()
-            .map(|(row, masks, k)| {
-                let mut found = [0u64; 3];
-                search.run(row, masks, k, &mut found);
-                (0..3).map(|i| weights[i] * found[i] as u128).sum::<u128>()
+            .map(|at| {
+                let mut found = [[0u64; 3]; 3];
+                search.run(at, &mut found);
+                let mut sum = 0;
+                for (k, by_t) in found.iter().enumerate() {
+                    for (t, &f) in by_t.iter().enumerate() {
+                        let t = if k < 2 { t as u128 } else { 1 };
+                        sum += weights[k] * t * u128::from(f);
+                    }
+                }
+                sum
             })
             .sum()
     }

@@ -1,16 +1,16 @@
 //! Counting one row set: its east and west half-boards built, one side stored in a [`Sieve`]
 //! and the other matched against it ([`super::pairs`]); on an even board the west half-boards
-//! are weighted by their queens on the long diagonals ([`super::plan::west_weights`]). A row
+//! are weighted by their queens on the long diagonals ([`super::transposes::west_weights`]). A row
 //! set too large for a worker's memory is counted in pieces ([`Pieces`]), and a part of one
 //! ([`Part`]) against the east side the worker stores once for all the row set's parts
 //! ([`Stored`]).
 
 use super::geometry::Middle;
 use super::halves::{HalfBoards, JoinBuffers, Side};
-use super::matcher::sieve::Sieve;
-use super::pairs;
+use super::pairs::{self, Shapes, Sieves};
 use super::plan::{Layout, Part, RowSet};
 use super::quarter::SliceSet;
+use super::transposes::{joined, weights, Halves, Weights, MARKS};
 use crate::count::arch::Build;
 
 /// How much of one row set a worker holds at once. It changes no count, no task and nothing
@@ -33,10 +33,10 @@ pub(super) struct Pieces {
 pub(super) struct Scratch {
     /// The quarters kept for a join.
     join: JoinBuffers,
-    /// The east half-boards (in `east[0]`).
-    east: [Vec<u64>; 3],
-    /// The west half-boards, by queens on a long diagonal on an even board, else in `west[0]`.
-    west: [Vec<u64>; 3],
+    /// The east half-boards, by slot ([`Halves`]).
+    east: Halves,
+    /// The west half-boards, by slot.
+    west: Halves,
     /// The quarter slices of the current row set (boards counted without a whole table).
     slices: SliceSet,
     /// The east half-boards of the row set whose parts the worker counts.
@@ -57,7 +57,7 @@ thread_local! {
 struct Stored {
     /// The plan ([`RowSets::plan`]), middle configuration and east rows of the row set.
     key: (u64, u16, u32),
-    sieve: Sieve,
+    sieves: Sieves,
     /// How many east half-boards it holds.
     halves: u64,
 }
@@ -69,10 +69,15 @@ pub(super) static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::A
 
 /// The bytes the west half-boards `b` hold, with the sieve's lists of them as it counts
 /// (about three times the queries).
-fn held(b: &[Vec<u64>; 3]) -> u64 {
+fn held(b: &Halves) -> u64 {
     b.iter()
         .map(|v| v.capacity() * 8 + v.len() * 24)
         .sum::<usize>() as u64
+}
+
+/// How many half-boards `b` holds.
+fn total(b: &Halves) -> usize {
+    b.iter().map(Vec::len).sum()
 }
 
 /// What counting a plan's row sets reads, shared by its workers.
@@ -110,29 +115,44 @@ impl RowSets<'_> {
         let cap = self.pieces.halves;
         let east_left = self.make(east, s, &mut a, 0, cap);
         let west_left = self.make(west, s, &mut b, run.start, cap);
+        let w = self.weights(r);
         let (found, built) = if east_left.is_none() && west_left.is_none() {
             let found = if g.even() {
-                pairs::match_even(self.build, g.key_bits(), &a[0], &b, r.open)
+                pairs::match_even(self.build, self.bits(), (&a, &b), &w)
             } else {
                 pairs::match_odd(self.build, g.key_bits(), &a[0], &b[0])
             };
-            let east_built = if part.index == 0 { a[0].len() } else { 0 };
-            (
-                found,
-                (east_built + b.iter().map(Vec::len).sum::<usize>()) as u64,
-            )
+            let east_built = if part.index == 0 { joined(&a, true) } else { 0 };
+            (found, (east_built + joined(&b, false)) as u64)
         } else {
             let from = [0, run.start];
             let east_counted = part.index == 0;
             let sides = [east, west];
-            self.count_in_pieces(sides, from, east_counted, s, [&mut a, &mut b], r.open)
+            self.count_in_pieces(sides, from, east_counted, s, [&mut a, &mut b], &w)
         };
         (s.east, s.west) = (a, b);
         (found * r.weight as u128, built)
     }
 
+    /// The bits of the half-boards as they are matched: the match key's, and the marks'
+    /// where the transposes are used (an even board's plan: [`super::transposes`]).
+    fn bits(&self) -> u32 {
+        let g = self.layout.geometry;
+        let marks = if self.layout.transposes && g.even() {
+            MARKS
+        } else {
+            0
+        };
+        g.key_bits() + marks
+    }
+
+    /// What row set `r`'s slots' solutions weigh ([`super::transposes::weights`]).
+    fn weights(&self, r: &RowSet) -> Weights {
+        weights(self.layout.geometry.even(), r.open, r.turn.is_some())
+    }
+
     /// Row set `r`'s middle configuration as its east side is joined: on an even board the
-    /// east half keeps no queen on a long diagonal ([`super::plan::west_weights`]), so they are barred there.
+    /// east half keeps no queen on a long diagonal ([`super::transposes::west_weights`]), so they are barred there.
     fn east_middle(&self, r: &RowSet) -> Middle {
         let g = self.layout.geometry;
         let mut east = self.layout.middles[r.middle as usize];
@@ -163,6 +183,7 @@ impl RowSets<'_> {
             memo: self.halves.memo.map(|_| u32::from(r.middle)),
             upto: None,
             north: None,
+            turn: r.turn,
         };
         let mut west = Side {
             mid,
@@ -183,7 +204,7 @@ impl RowSets<'_> {
         &self,
         side: Side,
         s: &mut Scratch,
-        out: &mut [Vec<u64>; 3],
+        out: &mut Halves,
         from: usize,
         cap: Option<usize>,
     ) -> Option<usize> {
@@ -232,14 +253,14 @@ impl RowSets<'_> {
         let mut b = std::mem::take(&mut s.west);
         b.iter_mut().for_each(Vec::clear);
         let west_left = self.make(west, s, &mut b, from, cap);
-        let queries: usize = b.iter().map(Vec::len).sum();
+        let queries = total(&b);
         if west_left.is_none() && queries == 0 && !first {
             s.west = b;
             return Some((0, 0));
         }
-        let expected = queries * part.of as usize;
+        let w = self.weights(r);
         let stored = if west_left.is_none() {
-            self.store_east(key, east, &b, expected, cap, s)
+            self.store_east(key, east, (&b, &w), part.of as usize, cap, s)
         } else {
             None
         };
@@ -247,8 +268,8 @@ impl RowSets<'_> {
             (s.stored, s.unfit, s.west) = (None, Some(key), b);
             return None;
         };
-        let found = self.weighed(&stored.sieve, &b, r.open);
-        let built = queries as u64 + if first { stored.halves } else { 0 };
+        let found = stored.sieves.weighed(&b, &w);
+        let built = joined(&b, false) as u64 + if first { stored.halves } else { 0 };
         s.west = b;
         Some((found * r.weight as u128, built))
     }
@@ -284,8 +305,8 @@ impl RowSets<'_> {
         b.iter_mut().for_each(Vec::clear);
         let cap = self.pieces.halves;
         self.make(west, s, &mut b, run.start, cap);
-        let queries: usize = b.iter().map(Vec::len).sum();
-        let mut slice: [Vec<u64>; 3] = Default::default();
+        let w = self.weights(r);
+        let mut slice: Halves = Default::default();
         let one = Side {
             north: Some(north),
             memo: None,
@@ -295,18 +316,17 @@ impl RowSets<'_> {
         self.make(one, s, &mut slice, at, None);
         let found = match cap {
             None => {
-                let expected = queries * part.of as usize;
-                let stored = self.store_east(key, east, &b, expected, None, s);
+                let stored = self.store_east(key, east, (&b, &w), part.of as usize, None, s);
                 let stored = stored.expect("no cap, one piece");
-                self.weighed(&stored.sieve, &slice, r.open)
+                stored.sieves.weighed(&slice, &w)
             }
             Some(cap) => {
                 let mut a = std::mem::take(&mut s.east);
                 let (mut found, mut next, mut target) = (0, Some(0), cap);
                 while let Some(from) = next {
-                    let sieve;
-                    (next, sieve) = self.store_piece(east, s, &mut a, from, &mut target, &b);
-                    found += self.weighed(&sieve, &slice, r.open);
+                    let sieves;
+                    (next, sieves) = self.store_piece(east, s, &mut a, from, &mut target, (&b, &w));
+                    found += sieves.weighed(&slice, &w);
                 }
                 s.east = a;
                 found
@@ -317,15 +337,15 @@ impl RowSets<'_> {
     }
 
     /// The east half-boards of the row set `key` names ([`Stored::key`]), kept by the worker
-    /// for the row set's parts: built and stored now if it does not hold them, in a sieve
-    /// shaped on `queries` (an even board's with one queen on a long diagonal) for `expected`
-    /// queries. `None` when they pass `cap` half-boards (one piece).
+    /// for the row set's parts: built and stored now if it does not hold them, in sieves
+    /// shaped on `queries` (weighed by `w`) for `of` times as many queries ([`Shapes::new`]).
+    /// `None` when they pass `cap` half-boards (one piece).
     fn store_east<'s>(
         &self,
         key: (u64, u16, u32),
         east: Side,
-        queries: &[Vec<u64>; 3],
-        expected: usize,
+        (queries, w): (&Halves, &Weights),
+        of: usize,
         cap: Option<usize>,
         s: &'s mut Scratch,
     ) -> Option<&'s Stored> {
@@ -336,22 +356,16 @@ impl RowSets<'_> {
                 s.east = a;
                 return None;
             }
-            let sample = &queries[usize::from(self.layout.geometry.even())];
-            let bits = self.layout.geometry.key_bits();
+            let bits = self.bits();
+            let shapes = Shapes::new(self.build, bits, (&a, queries), w, of);
             s.stored = Some(Stored {
                 key,
-                sieve: Sieve::expecting(self.build, &a[0], sample, expected, bits),
-                halves: a[0].len() as u64,
+                sieves: shapes.build(),
+                halves: joined(&a, true) as u64,
             });
             s.east = a;
         }
         s.stored.as_ref()
-    }
-
-    /// The west half-boards `b` (by their queens on a long diagonal) matched against
-    /// `sieve`, weighed by [`super::plan::west_weights`].
-    fn weighed(&self, sieve: &Sieve, b: &[Vec<u64>; 3], open: u32) -> u128 {
-        pairs::weighed(sieve, b, self.layout.geometry.even(), open)
     }
 
     /// A row set too large for a worker's memory: its east half-boards built in pieces,
@@ -365,8 +379,8 @@ impl RowSets<'_> {
         from: [usize; 2],
         east_counted: bool,
         s: &mut Scratch,
-        [a, b]: [&mut [Vec<u64>; 3]; 2],
-        open: u32,
+        [a, b]: [&mut Halves; 2],
+        w: &Weights,
     ) -> (u128, u64) {
         let (mut found, mut built) = (0u128, 0u64);
         let mut first = true;
@@ -377,16 +391,16 @@ impl RowSets<'_> {
             // The first piece of queries: the sieve is cut on its bits.
             b.iter_mut().for_each(Vec::clear);
             let mut query_from = self.make(west, s, b, from[1], cap);
-            let sieve;
-            (stored_from, sieve) = self.store_piece(east, s, a, at, &mut target, b);
+            let sieves;
+            (stored_from, sieves) = self.store_piece(east, s, a, at, &mut target, (b, w));
             if east_counted {
-                built += a[0].len() as u64;
+                built += joined(a, true) as u64;
             }
             loop {
                 if first {
-                    built += b.iter().map(Vec::len).sum::<usize>() as u64;
+                    built += joined(b, false) as u64;
                 }
-                found += self.weighed(&sieve, b, open);
+                found += sieves.weighed(b, w);
                 let Some(at) = query_from else { break };
                 b.iter_mut().for_each(Vec::clear);
                 query_from = self.make(west, s, b, at, cap);
@@ -397,8 +411,8 @@ impl RowSets<'_> {
     }
 
     /// One piece of east half-boards, from column set `at`, about `target` of them, stored in
-    /// a sieve shaped on the first piece of `queries` (an even board's with one queen on a
-    /// long diagonal); returns where the next piece starts, and the sieve. Its tables are
+    /// sieves shaped on the first piece of `queries` (weighed by `w`: [`Shapes::new`]);
+    /// returns where the next piece starts, and the sieves. Its tables are
     /// known before they are built (`Shaped::table_bytes`): when they and the keys would pass the
     /// worker's room ([`Pieces::room`]) beside the queries ([`held`]), the piece is built
     /// again smaller. `target` learns from each piece what a key costs (within a room;
@@ -407,20 +421,18 @@ impl RowSets<'_> {
         &self,
         east: Side,
         s: &mut Scratch,
-        a: &mut [Vec<u64>; 3],
+        a: &mut Halves,
         at: usize,
         target: &mut usize,
-        queries: &[Vec<u64>; 3],
-    ) -> (Option<usize>, Sieve) {
-        let g = self.layout.geometry;
-        let sample = &queries[usize::from(g.even())];
+        (queries, w): (&Halves, &Weights),
+    ) -> (Option<usize>, Sieves) {
         let held = held(queries);
         let mut before = None;
         loop {
             a.iter_mut().for_each(Vec::clear);
             let next = self.make(east, s, a, at, Some(*target));
-            let keys = a[0].len();
-            let shaped = Sieve::shape(self.build, &a[0], sample, sample.len(), g.key_bits());
+            let keys = total(a);
+            let shaped = Shapes::new(self.build, self.bits(), (a, queries), w, 1);
             let tables = shaped.table_bytes() as u64;
             // The keys (as their vectors hold them) and the sieve's copy of them.
             let own = (a.iter().map(Vec::capacity).sum::<usize>() + keys) as u64 * 8;

@@ -8,6 +8,7 @@ use super::plan::{Part, RowSet, MAX_N, MIN_N};
 use super::recount::Recount;
 use super::rowset::{Pieces, Scratch, REBUILT};
 use super::slice;
+use super::transposes::key;
 use crate::count::engine::Counter;
 use crate::count::oeis::Sequence;
 use crate::count::tally::Tally;
@@ -189,7 +190,9 @@ fn long_diagonal_weight(s: &[u32], h: u32) -> u32 {
 
 /// Each task's count against the solutions themselves (enumerated by backtracking): a
 /// row set counts, times its weight, the solutions with its middle queens and its east rows
-/// (on an even board, weighted by their long-diagonal queens, [`super::plan::west_weights`]).
+/// (on an even board, weighted by their long-diagonal queens, [`super::transposes::west_weights`],
+/// and those with fewer than two by their north columns' key against the row set's:
+/// [`super::transposes`]).
 #[test]
 fn every_row_set_counts_what_the_solutions_say() {
     for n in 6..=11u32 {
@@ -215,7 +218,9 @@ fn every_row_set_counts_what_the_solutions_say() {
             } else {
                 long_diagonal_weight(&s, h)
             };
-            *want.entry((queens, east, weight)).or_insert(0u128) += 1;
+            let north = (0..h).fold(0u32, |a, r| a | 1 << s[r as usize]);
+            let north = (weight == u32::MAX || weight == 2).then(|| key(h, north));
+            *want.entry((queens, east, weight, north)).or_insert(0u128) += 1;
         }
         let mut sum = 0;
         for t in &q.layout().all_rowsets() {
@@ -224,12 +229,21 @@ fn every_row_set_counts_what_the_solutions_say() {
                 east,
                 weight,
                 open,
+                turn,
             } = *t;
+            assert_eq!(turn.is_some(), n % 2 == 0, "{t:?}");
+            // Twice, once or not at all, by the solution's north key against the row set's.
+            let paired = |north: Option<[u32; 2]>| match (north, turn) {
+                (Some(k), Some(t)) => (1 + k.cmp(&t) as i8) as u128,
+                _ => 1,
+            };
             let queens = q.layout().middles[middle as usize].queens().to_vec();
             let expected: u128 = want
                 .iter()
-                .filter(|((qs, e, _), _)| *qs == queens && *e == east)
-                .map(|((_, _, w), c)| c * if *w == u32::MAX { open } else { *w } as u128)
+                .filter(|((qs, e, _, _), _)| *qs == queens && *e == east)
+                .map(|((_, _, w, k), c)| {
+                    c * paired(*k) * if *w == u32::MAX { open } else { *w } as u128
+                })
                 .sum::<u128>()
                 * weight as u128;
             let (got, _) = q.rowsets().count(t, Part::WHOLE, &mut Scratch::default());
@@ -337,6 +351,49 @@ fn a_striped_plan_needs_nothing_per_task() {
             .for_plan(28, "0123456789abcdef")
             .previous
     );
+}
+
+/// Files counted before the transposes are still read: an even board's plan without them
+/// ([`Settings::untransposed`]) has the same tasks and a fingerprint of its own, which readers
+/// find from a file ([`Settings::for_plan`]), and counts each task as the method counted it
+/// then (as the recount by backtracking without the transposes says); both plans sum to
+/// a(N), and the transposes move counts between an even board's tasks. An odd board's plan
+/// has no transposes: one plan, one fingerprint.
+#[test]
+fn plans_before_the_transposes_are_still_read() {
+    let untransposed = Settings {
+        untransposed: true,
+        ..Settings::default()
+    };
+    for n in [10u32, 11, 12] {
+        let (now, before) = (tabled(n), plan(n, untransposed));
+        let even = n % 2 == 0;
+        assert_eq!(now.tasks(), before.tasks());
+        let [fp_now, fp_before] = [&now, &before].map(|q| q.id().fingerprint);
+        assert_eq!(fp_now != fp_before, even, "n={n}");
+        let found = Settings::default().for_plan(n, &fp_before);
+        assert_eq!(found.untransposed, even, "n={n}");
+        assert_eq!(
+            Settings::default().for_plan(n, &fp_now),
+            Settings::default()
+        );
+        let all: Vec<u32> = (0..now.tasks() as u32).collect();
+        let [counted_now, counted_before] = [&now, &before].map(|q| q.count(&all));
+        let recount = Recount {
+            layout: before.layout(),
+            column_sets: before.column_sets(),
+        };
+        for (&id, t) in all.iter().zip(&counted_before) {
+            assert_eq!(recount.task(id).total, t.total, "n={n} task {id}");
+        }
+        let sums = [&counted_now, &counted_before].map(|v| v.iter().map(|t| t.total).sum::<u128>());
+        assert_eq!(sums, [Sequence::A000170.known(n).unwrap(); 2], "n={n}");
+        let moved = counted_now
+            .iter()
+            .zip(&counted_before)
+            .any(|(a, b)| a.total != b.total);
+        assert_eq!(moved, even, "n={n}");
+    }
 }
 
 /// Every slice of every task up to N = 14 (and of striped plans in parts up to 11) counts the

@@ -11,8 +11,8 @@
 //!
 //! [`Simd::extract`]: crate::count::arch::Simd::extract
 
-pub use super::shape::cost;
-use super::shape::{shape, Shape, Shaped, MAX_DEPTH};
+pub use super::shape::{cost, Shaped};
+use super::shape::{shape, Shape, MAX_DEPTH};
 use super::{Matcher, BLOCK};
 use crate::count::arch::{Build, PerBuild, Simd};
 
