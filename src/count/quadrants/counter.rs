@@ -80,9 +80,10 @@ pub struct Settings {
     /// what their earlier files were counted in. Readers choose it themselves from a file's
     /// fingerprint ([`Settings::for_plan`]).
     pub previous: bool,
-    /// An even board's plan without the transposes ([`super::transposes`]): the same tasks,
-    /// with the counts that files counted before the transposes were brought in hold.
-    /// Readers choose it themselves from a file's fingerprint ([`Settings::for_plan`]).
+    /// An even board's plan without the transposes (solutions paired across row sets: see
+    /// `docs/ARCHITECTURE.md` and PERFORMANCE row 36): the same tasks, with the counts that
+    /// files counted before the transposes were brought in hold. Readers choose it themselves
+    /// from a file's fingerprint ([`Settings::for_plan`]).
     pub untransposed: bool,
 }
 

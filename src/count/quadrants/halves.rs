@@ -185,11 +185,11 @@ impl HalfBoards<'_> {
     }
 
     /// The match keys of the half-boards of `side` (its middle configuration, on its rows,
-    /// east of the middle or west), appended to `out` by their slots ([`Side::slots`]), built in `build` from the quarter
-    /// table or the worker's `slices`: from the side's column set `from` on (in
-    /// [`ColumnSets::get`]'s order), until `out` holds `cap` or more keys. Returns the next
-    /// column set to build from, or `None` when the side is done: a side too large for a
-    /// worker's memory is built in pieces ([`super::rowset`]).
+    /// east of the middle or west), appended to `out` by their slots ([`Side::targets`]),
+    /// built in `build` from the quarter table or the worker's `slices`: from the side's
+    /// column set `from` on (in [`ColumnSets::get`]'s order), until `out` holds `cap` or more
+    /// keys. Returns the next column set to build from, or `None` when the side is done: a
+    /// side too large for a worker's memory is built in pieces ([`super::rowset`]).
     ///
     /// With `side.split` (an even board's west side), the half-boards are sorted by the
     /// number `k` of their queens on a long diagonal: the main one (`r = c`) crosses only the

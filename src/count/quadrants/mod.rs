@@ -11,7 +11,8 @@
 //!
 //! An odd board places the queens of its middle row and middle column first (one middle
 //! configuration per class under the board's symmetries); the quadrants then hold the rest.
-//! Symmetry reduces the row sets ([`plan`]); the unique count follows by Burnside's lemma from
+//! Symmetry reduces the row sets ([`plan`]); on an even board the transposes pair solutions
+//! across row sets ([`transposes`]); the unique count follows by Burnside's lemma from
 //! the half- and quarter-turn symmetric counts of the rotational task, as in the symmetric
 //! backtracker.
 //!
@@ -26,7 +27,8 @@
 //! The rooms, from the bottom: [`combinations`] (row sets by rank), [`quarter`] (the table of
 //! quarter placements, or a worker's slices of it), [`geometry`] (the board, its middle
 //! queens, its halves' column sets), [`plan`] (middle configurations, row sets and their
-//! symmetry, tasks), [`join`] and [`memo`] (quarters filtered for a join), [`halves`] (a
+//! symmetry, tasks), [`transposes`] (an even board's keys, slots and weights), [`join`] and
+//! [`memo`] (quarters filtered for a join), [`halves`] (a
 //! side's half-boards), [`matcher`] (counting disjoint pairs, with its sieve and carry-save
 //! counters), [`rowset`] (counting one row set), [`budget`] (memory and work estimates),
 //! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]), and

@@ -9,6 +9,8 @@
 //! count. Only the smallest of them is a row set, weighted by how many distinct images it has
 //! (2 or 4: `E` is never its own complement). On an odd board the middle configurations are
 //! taken one per class under the 8 symmetries of the square (which keep the middle cross).
+//! On an even board the transposes pair solutions across row sets: each row set carries its
+//! key for that ([`RowSet::turn`], [`super::transposes`]).
 
 use super::combinations::{binomial, next_subset, unrank};
 use super::geometry::{Geometry, Middle};

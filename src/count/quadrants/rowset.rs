@@ -1,9 +1,10 @@
-//! Counting one row set: its east and west half-boards built, one side stored in a [`Sieve`]
-//! and the other matched against it ([`super::pairs`]); on an even board the west half-boards
-//! are weighted by their queens on the long diagonals ([`super::transposes::west_weights`]). A row
-//! set too large for a worker's memory is counted in pieces ([`Pieces`]), and a part of one
-//! ([`Part`]) against the east side the worker stores once for all the row set's parts
-//! ([`Stored`]).
+//! Counting one row set: its east and west half-boards built into their slots ([`Halves`]),
+//! one side stored in sieves and the other matched against them ([`super::pairs`]), each pair
+//! of slots weighed as [`super::transposes::weights`] says (on an even board by the west
+//! half-boards' queens on the long diagonals, and their north columns against the row set's
+//! key). A row set too large for a worker's memory is counted in pieces ([`Pieces`]), and a
+//! part of one ([`Part`]) against the east side the worker stores once for all the row set's
+//! parts ([`Stored`]).
 
 use super::geometry::Middle;
 use super::halves::{HalfBoards, JoinBuffers, Side};
@@ -152,7 +153,8 @@ impl RowSets<'_> {
     }
 
     /// Row set `r`'s middle configuration as its east side is joined: on an even board the
-    /// east half keeps no queen on a long diagonal ([`super::transposes::west_weights`]), so they are barred there.
+    /// east half keeps no queen on a long diagonal ([`super::transposes::west_weights`]), so
+    /// they are barred there.
     fn east_middle(&self, r: &RowSet) -> Middle {
         let g = self.layout.geometry;
         let mut east = self.layout.middles[r.middle as usize];
