@@ -7,11 +7,11 @@
 //! [`key`] that its mirror images and complement share: the keys of its two halves (each the
 //! smaller of the half and its complement, the far half read from the board's edge), the
 //! smaller first. A row set's solutions whose long-diagonal queens leave a transpose free
-//! (none, or one: [`west_weights`]'s first two groups) pair with their
-//! transposes' solutions, counted in the row sets of key `key(C)`. Each pair is counted once,
-//! on the side of the smaller key, twice over: a solution whose `key(C)` is above its row
-//! set's key `(p1, p2)` weighs 2 times its weight, one whose keys are equal (a *tie*) 1, and
-//! the others 0.
+//! (none, or one: [`west_weights`]'s first two groups) pair with their transposes'
+//! solutions, counted in the row sets of key `key(C)`. Each pair is counted once, on the side
+//! of the smaller key, twice over: a solution whose `key(C)` is above its row set's key
+//! `(p1, p2)` weighs 2 times its weight, one whose keys are equal (a *tie*) 1, and the
+//! others 0.
 //!
 //! `key(C)` is `(min(x, y), max(x, y))` for `x` the key of a west half-board's north columns
 //! and `y` an east one's. So a row set builds no west half-board with `x < p1` (it weighs 0),
