@@ -291,6 +291,8 @@ fn count_lanes_in<S: Simd, L: LaneSet>(
         8 => count_lanes::<8, S, L>(simd, live, t, queries),
         // Keys of 49 to 54 bits: N = 26 to 28 (h = 13, 14).
         9 => count_lanes::<9, S, L>(simd, live, t, queries),
+        // 55 and 56: N = 28's keys with the transposes' two marks.
+        10 => count_lanes::<10, S, L>(simd, live, t, queries),
         c => count_block(simd, live, t, c, queries),
     }
 }
@@ -350,7 +352,7 @@ mod tests {
         for build in crate::count::quadrants::builds() {
             let name = build.name();
             let mut next = Sparse::new();
-            for bits in [1u32, 5, 17, 34, 38, 42, 48, 50, 54, 64] {
+            for bits in [1u32, 5, 17, 34, 38, 42, 48, 50, 54, 56, 64] {
                 for len in [0usize, 1, 255, 256, 257, 1000] {
                     let p: Vec<u64> = (0..len).map(|_| next.bits(bits)).collect();
                     let q: Vec<u64> = (0..300).map(|_| next.bits(bits)).collect();
