@@ -67,3 +67,43 @@ fn the_many_core_script_writes_every_step() {
     assert!(log.contains("# done"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/many-cores-why.sh` (PERFORMANCE.md row 37) runs its steps at small N (`SMALL=1`):
+/// the P shards run at once add up to a(14), for both builds, and every kind of line is there.
+#[test]
+fn the_many_core_why_script_writes_every_step() {
+    let dir = common::tmpdir("scripts", "many-cores-why");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("bash")
+        .arg(format!("{root}/scripts/many-cores-why.sh"))
+        .arg(&dir)
+        .env("SMALL", "1")
+        .env("PROCS", "2")
+        .env("THREADS", "1")
+        .env("BIN", env!("CARGO_BIN_EXE_nqueens"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let log = std::fs::read_to_string(dir.join("many-cores-why.txt")).unwrap();
+    for line in [
+        "1 alone default 12 1 - ",
+        "1 copies-at-once-sum default 12 2 - ",
+        "2 alone default 11 1 - ",
+        "3 shards-at-once default 14 1 1/2 ",
+        "3 whole default 14 2 - ",
+        "3 shard-alone default 14 1 1/2 ",
+        "4 whole avx2 14 2 - ",
+        "5 whole default 14 1 - ",
+    ] {
+        assert!(log.contains(line), "{line} not in {log}");
+    }
+    for build in ["default", "avx2"] {
+        let sum = log
+            .lines()
+            .find(|l| l.contains(&format!("shards-at-once-sum {build} 14 2 ")))
+            .unwrap_or_else(|| panic!("no {build} sum in {log}"));
+        assert_eq!(sum.split(' ').nth(9), Some("365596"), "{sum}");
+    }
+    assert!(log.contains("# done"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
