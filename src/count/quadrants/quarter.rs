@@ -256,22 +256,26 @@ impl SliceSet {
 }
 
 /// Calls `f(cols, d1, d2)` for every placement of the `h`×`h` quarter with a queen on each
-/// row of `rows` and none on the others.
+/// row of `rows` and none on the others, rows taken from the lowest, columns in increasing
+/// order. Each row's open columns are one mask (the columns and both diagonals shifted to the
+/// row), so only squares that take a queen are visited; the second diagonals are kept
+/// reflected on the way (`r - c` read as `c - r`) and reflected back for `f`.
 fn walk_rows(h: u32, rows: u32, f: &mut impl FnMut(u32, u32, u32)) {
-    fn rec(h: u32, left: u32, cols: u32, d1: u32, d2: u32, f: &mut impl FnMut(u32, u32, u32)) {
+    /// `up`: diagonals `r + c`; `down`: diagonals `c - r + h - 1` (the reflection of `d2`).
+    fn rec(h: u32, left: u32, cols: u32, up: u32, down: u32, f: &mut impl FnMut(u32, u32, u32)) {
         if left == 0 {
-            f(cols, d1, d2);
+            // `c - r + h - 1` to `r - c + h - 1`: the 2h - 1 diagonals in reverse order.
+            f(cols, up, down.reverse_bits() >> (33 - 2 * h));
             return;
         }
         let r = left.trailing_zeros();
-        let mut free = !cols & ((1u32 << h) - 1);
-        while free != 0 {
-            let c = free.trailing_zeros();
-            free &= free - 1;
-            let (b1, b2) = (1 << (r + c), 1 << (r + h - 1 - c));
-            if d1 & b1 == 0 && d2 & b2 == 0 {
-                rec(h, left & (left - 1), cols | 1 << c, d1 | b1, d2 | b2, f);
-            }
+        let all = (1u32 << h) - 1;
+        let mut open = all & !cols & !(up >> r) & !(down >> (h - 1 - r));
+        while open != 0 {
+            let c = open.trailing_zeros();
+            open &= open - 1;
+            let (b1, b2) = (1 << (r + c), 1 << (c + h - 1 - r));
+            rec(h, left & (left - 1), cols | 1 << c, up | b1, down | b2, f);
         }
     }
     rec(h, rows, 0, 0, 0, f);
@@ -309,6 +313,40 @@ mod tests {
             .sum();
         assert_eq!(singles, 9);
         assert_eq!(q.get(0, 0), &[[0, 0]]);
+    }
+
+    /// The walk gives, in the same order, what trying every column of every row and keeping
+    /// the squares whose column and diagonals are free gives (the diagonals as the module's
+    /// docs define them).
+    #[test]
+    fn the_walk_is_the_plain_enumeration() {
+        fn plain(h: u32, left: u32, at: (u32, u32, u32), out: &mut Vec<(u32, u32, u32)>) {
+            let (cols, d1, d2) = at;
+            if left == 0 {
+                out.push(at);
+                return;
+            }
+            let r = left.trailing_zeros();
+            for c in 0..h {
+                let (b1, b2) = (1 << (r + c), 1 << (r + h - 1 - c));
+                if cols & 1 << c == 0 && d1 & b1 == 0 && d2 & b2 == 0 {
+                    plain(h, left & (left - 1), (cols | 1 << c, d1 | b1, d2 | b2), out);
+                }
+            }
+        }
+        for h in [1u32, 2, 5, 7, 16] {
+            let masks: Vec<u32> = if h < 16 {
+                (0..1 << h).collect()
+            } else {
+                vec![0, 1, 0x8001, 0x8421, 0x0107]
+            };
+            for rows in masks {
+                let (mut want, mut got) = (Vec::new(), Vec::new());
+                plain(h, rows, (0, 0, 0), &mut want);
+                walk_rows(h, rows, &mut |c, d1, d2| got.push((c, d1, d2)));
+                assert_eq!(got, want, "h={h} rows={rows:b}");
+            }
+        }
     }
 
     /// A slice holds exactly the table's placements of its rows, column set by column set.
