@@ -32,6 +32,8 @@ fn main() {
         eprintln!("usage: task_cost N PARTS ID...");
         std::process::exit(2);
     };
+    // As the command line does: freed memory kept between row sets.
+    nqueens::internals::quadrants::keep_freed_memory();
     let mut settings = Settings::default();
     settings.parts = (*parts > 0).then_some(*parts as u32);
     let limit = nqueens::memory::default_limit();

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     cli::guard_stdout();
+    cli::tune_heap();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),

@@ -8,6 +8,9 @@
 //! | `NQUEENS_QUADRANT_BUILD=B` | caps the quadrant method's vector build at `portable`, `avx2` or `avx512` (the richest this CPU runs up to it), to measure a poorer build on a richer CPU | `quadrants::Settings::build` |
 //!
 //! An empty value is unset; any other value out of range is refused (exit 2).
+//!
+//! glibc's own `MALLOC_TRIM_THRESHOLD_` and `GLIBC_TUNABLES` are read too, only to leave the
+//! allocator alone where the user tunes it ([`tune_heap`]).
 
 use nqueens::internals::quadrants::{BuildCap, Settings, MOST_PARTS};
 use nqueens::Error;
@@ -18,6 +21,18 @@ pub const PARTS: &str = "NQUEENS_QUARTER_PARTS";
 pub const SLICES: &str = "NQUEENS_QUARTER_SLICES";
 /// `NQUEENS_QUADRANT_BUILD`: see the module.
 pub const BUILD: &str = "NQUEENS_QUADRANT_BUILD";
+
+/// Keeps freed memory in the process's heaps between the quadrant method's row sets
+/// ([`nqueens::internals::quadrants::keep_freed_memory`]), unless the user tunes glibc's
+/// allocator with `MALLOC_TRIM_THRESHOLD_` or `GLIBC_TUNABLES` (then theirs stands).
+pub fn tune_heap() {
+    if ["MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES"]
+        .iter()
+        .all(|v| var(v).is_none())
+    {
+        nqueens::internals::quadrants::keep_freed_memory();
+    }
+}
 
 /// The value of `name`, if it is set and not empty (scripts pass unset values through as
 /// `NAME=${X:-}`).

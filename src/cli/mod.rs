@@ -291,6 +291,8 @@ extern "C" fn note_stdout() {
     }
 }
 
+pub use self::env::tune_heap;
+
 /// Called first thing in `main`: on Unix systems other than Linux (no constructor there),
 /// notes a read-only stdout (a closed one is not seen).
 pub fn guard_stdout() {

@@ -31,7 +31,8 @@
 //! [`memo`] (quarters filtered for a join), [`halves`] (a
 //! side's half-boards), [`matcher`] (counting disjoint pairs, with its sieve and carry-save
 //! counters), [`rowset`] (counting one row set), [`budget`] (memory and work estimates),
-//! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]), and
+//! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]; [`heap`] keeps the
+//! C library's heap from handing freed memory back between row sets), and
 //! [`recount`] (the same tasks by backtracking, for audits), [`slice`](mod@slice) (small exact parts of
 //! a task, counted both ways, for audits that scale). Vector code is reached through
 //! [`crate::count::arch`]. This file only declares them.
@@ -43,6 +44,7 @@ mod counter;
 mod faults;
 mod geometry;
 mod halves;
+mod heap;
 mod join;
 mod matcher;
 mod memo;
@@ -57,6 +59,7 @@ mod tests;
 mod transposes;
 
 pub use self::counter::{builds, BuildCap, Quadrants, Settings, MOST_PARTS};
+pub use self::heap::keep_freed_memory;
 pub use self::plan::{applies, MAX_N, MIN_N};
 pub use self::quarter::TABLE_MAX_N;
 pub use self::recount::Backtracked;
