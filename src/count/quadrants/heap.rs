@@ -4,22 +4,24 @@
 //! frees them; the next row set builds as much again. glibc gives the top of a heap back to
 //! the kernel whenever 128 KiB there are free, so each row set faulted its memory in afresh:
 //! 2 s of system time in a 35 s task at N = 26 (docs/PERFORMANCE.md, row 39).
-//! [`keep_freed_memory`] raises that threshold to 2 GiB, as `MALLOC_TRIM_THRESHOLD_` would.
+//! [`keep_freed_memory`] raises that threshold to 2 GiB, as `MALLOC_TRIM_THRESHOLD_` would,
+//! and keeps blocks under 1 MiB in the heaps.
 //! The command line calls it unless the user tunes glibc's allocator themselves; a library
 //! user may call it before counting. Memory freed at the end of a count is held by the
 //! process until it exits or frees 2 GiB more; a count's peak is what it is either way.
 
 /// Keeps freed memory in the process's heaps up to 2 GiB at their top (see the module):
-/// glibc's `mallopt(M_TRIM_THRESHOLD, 2 GiB - 1)`, and `mallopt(M_MMAP_THRESHOLD, 32 MiB)`
-/// (setting the first would fix the size from which an allocation is mapped on its own at
-/// 128 KiB; glibc raises it to at most 32 MiB by itself as mapped blocks are freed). Nothing
-/// where the C library is not glibc. Process-wide; calling it again changes nothing.
+/// glibc's `mallopt(M_TRIM_THRESHOLD, 2 GiB - 1)`, and `mallopt(M_MMAP_THRESHOLD, 1 MiB)`
+/// (setting the first would fix the size from which a block is mapped on its own at 128
+/// KiB; at 1 MiB the system time falls as far as at 32 MiB, where the peak of `count 18` on 2
+/// threads rose by a third, and the peak stays). Nothing where the C library is not glibc.
+/// Process-wide; calling it again changes nothing.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only sets a parameter of glibc's allocator; it checks the value (and
     // returns 0 for one it refuses) and may be called at any time, from any thread.
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
 }
