@@ -38,22 +38,29 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
-/// small N (`SMALL=1`) and writes a line for each count with its solutions.
-#[test]
-fn the_many_core_script_writes_every_step() {
-    let dir = common::tmpdir("scripts", "many-cores");
+/// Runs `scripts/NAME.sh` at small N (`SMALL=1`, with `envs`) on this build into a fresh
+/// directory, checks that it succeeded, and returns the directory and its log `NAME.txt`.
+fn run_small(name: &str, envs: &[(&str, &str)]) -> (std::path::PathBuf, String) {
+    let dir = common::tmpdir("scripts", name);
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("bash")
-        .arg(format!("{root}/scripts/many-cores.sh"))
+        .arg(format!("{root}/scripts/{name}.sh"))
         .arg(&dir)
         .env("SMALL", "1")
-        .env("THREADS", "2 1")
+        .envs(envs.iter().copied())
         .env("BIN", env!("CARGO_BIN_EXE_nqueens"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let log = std::fs::read_to_string(dir.join("many-cores.txt")).unwrap();
+    let log = std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap();
+    (dir, log)
+}
+
+/// `scripts/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
+/// small N (`SMALL=1`) and writes a line for each count with its solutions.
+#[test]
+fn the_many_core_script_writes_every_step() {
+    let (dir, log) = run_small("many-cores", &[("THREADS", "2 1")]);
     assert!(!log.contains("WRONG"), "{log}");
     for line in [
         "1 default 12 2 - ",
@@ -72,19 +79,7 @@ fn the_many_core_script_writes_every_step() {
 /// the P shards run at once add up to a(14), for both builds, and every kind of line is there.
 #[test]
 fn the_many_core_why_script_writes_every_step() {
-    let dir = common::tmpdir("scripts", "many-cores-why");
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("bash")
-        .arg(format!("{root}/scripts/many-cores-why.sh"))
-        .arg(&dir)
-        .env("SMALL", "1")
-        .env("PROCS", "2")
-        .env("THREADS", "1")
-        .env("BIN", env!("CARGO_BIN_EXE_nqueens"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let log = std::fs::read_to_string(dir.join("many-cores-why.txt")).unwrap();
+    let (dir, log) = run_small("many-cores-why", &[("PROCS", "2"), ("THREADS", "1")]);
     for line in [
         "1 alone default 12 1 - ",
         "1 copies-at-once-sum default 12 2 - ",
