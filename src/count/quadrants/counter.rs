@@ -200,26 +200,40 @@ impl Quadrants {
         if floor > limit {
             return Err(refused(n, floor, "its quarter table alone", limit));
         }
-        // The whole estimate from the table's index, before its placements are stored.
-        let mut q = Quadrants::planned(n, settings)?;
+        // The whole table, built now that its size is known to fit; the rest of the estimate
+        // from its index.
+        let mut q = Quadrants::plan_with(n, settings, true)?;
         let budget = q.sizes().budget(threads, limit)?;
         (q.pieces, q.memory, q.least) = (budget.pieces, budget.memory, budget.least);
-        q.fill();
         Ok(q)
     }
 
     /// Plans the count of an `n` board with the quarter table's index only (up to
     /// [`TABLE_MAX_N`]; none past it): enough for its memory estimate, its work estimates and
-    /// its id; [`Quadrants::fill`] stores the placements.
+    /// its id ([`Quadrants::within`] builds the placements too).
     pub(super) fn planned(n: u32, settings: &Settings) -> Result<Quadrants> {
+        Quadrants::plan_with(n, settings, false)
+    }
+
+    /// [`Quadrants::planned`], its quarter table's placements stored too when `whole` and the
+    /// count reads them (table and index in one walk of the quarter).
+    pub(super) fn plan_with(n: u32, settings: &Settings, whole: bool) -> Result<Quadrants> {
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
-        let table = (n <= TABLE_MAX_N).then(|| Arc::new(Quarter::index(n / 2)));
+        let slices = settings.slices || n > TABLE_MAX_N || settings.parts.is_some();
+        let table = (n <= TABLE_MAX_N).then(|| {
+            let h = n / 2;
+            Arc::new(if whole && !slices {
+                Quarter::new(h)
+            } else {
+                Quarter::index(h)
+            })
+        });
         let layout = settings.layout(n)?;
         Ok(Quadrants {
             uid: PLANS.fetch_add(1, Ordering::Relaxed),
             column_sets: ColumnSets::new(n / 2),
-            slices: settings.slices || table.is_none() || settings.parts.is_some(),
+            slices,
             table,
             layout,
             pieces: Pieces::default(),
@@ -235,13 +249,6 @@ impl Quadrants {
     /// plan that counts).
     pub fn unfilled(n: u32, settings: &Settings) -> Result<Quadrants> {
         Quadrants::planned(n, settings)
-    }
-
-    /// Stores the quarter table's placements (before counting from it).
-    pub(super) fn fill(&mut self) {
-        if let Some(t) = self.table.as_mut().filter(|_| !self.slices) {
-            Arc::make_mut(t).fill();
-        }
     }
 
     /// The memory the count is estimated to need ([`Quadrants::within`]).

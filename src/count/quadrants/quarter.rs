@@ -25,17 +25,43 @@ pub struct Quarter {
 }
 
 impl Quarter {
-    /// Builds the table of an `h`×`h` quarter (1..=[`MAX_H`]): its index, then its placements.
-    #[cfg(test)]
+    /// Builds the table of an `h`×`h` quarter (1..=[`MAX_H`]), index and placements in one
+    /// walk: each rows mask's placements are collected in walk order, then put in place by
+    /// their columns (the index is [`Quarter::index`]'s, which walks to count alone). Holds one rows mask's placements besides the table while it builds (at most
+    /// about 12 MB at `h` = 11).
     pub fn new(h: u32) -> Quarter {
-        let mut q = Quarter::index(h);
-        q.fill();
-        q
+        assert!((1..=MAX_H).contains(&h), "quarters are 1 to {MAX_H} wide");
+        let mut start = Vec::with_capacity((1usize << (2 * h)) + 1);
+        start.push(0u32);
+        let mut diags = Vec::with_capacity(placements(h));
+        let mut found = Vec::new();
+        let mut next = vec![0u32; 1 << h];
+        for rows in 0..1u32 << h {
+            found.clear();
+            walk_rows(h, rows, &mut |cols, d1, d2| found.push((cols, [d1, d2])));
+            // Counted by columns, then each column set's first place, then put in place.
+            next.fill(0);
+            for &(cols, _) in &found {
+                next[cols as usize] += 1;
+            }
+            let mut at = diags.len() as u32;
+            for n in next.iter_mut() {
+                (*n, at) = (at, at + *n);
+                start.push(at);
+            }
+            diags.resize(at as usize, [0, 0]);
+            for &(cols, d) in &found {
+                let to = &mut next[cols as usize];
+                diags[*to as usize] = d;
+                *to += 1;
+            }
+        }
+        Quarter { h, start, diags }
     }
 
     /// The table's index alone (how many placements each rows-and-columns key has: enough
-    /// for [`Quarter::len_of`] and the memory estimate), its placements not yet stored
-    /// ([`Quarter::fill`]).
+    /// for [`Quarter::len_of`] and the memory estimate), its placements not stored (a plan
+    /// that only estimates, or that counts from slices).
     pub fn index(h: u32) -> Quarter {
         assert!((1..=MAX_H).contains(&h), "quarters are 1 to {MAX_H} wide");
         let keys = 1usize << (2 * h);
@@ -49,21 +75,6 @@ impl Quarter {
             start: count,
             diags: Vec::new(),
         }
-    }
-
-    /// Stores the placements of an index ([`Quarter::index`]); nothing if they are stored.
-    pub fn fill(&mut self) {
-        if !self.diags.is_empty() {
-            return;
-        }
-        let mut next = self.start.clone();
-        let mut diags = vec![[0u32; 2]; self.len()];
-        walk(self.h, &mut |key, d1, d2| {
-            let at = &mut next[key];
-            diags[*at as usize] = [d1, d2];
-            *at += 1;
-        });
-        self.diags = diags;
     }
 
     /// The placements using exactly the rows `rows` and the columns `cols` (bit masks of
@@ -81,7 +92,7 @@ impl Quarter {
         (self.start[key + 1] - self.start[key]) as usize
     }
 
-    /// How many placements the table holds (or will hold, filled).
+    /// How many placements the table holds (or, an index alone, would hold).
     pub fn len(&self) -> usize {
         self.start.last().map_or(0, |&l| l as usize)
     }
@@ -91,21 +102,25 @@ impl Quarter {
         self.start.len() * 4
     }
 
-    /// Memory the table holds filled, in bytes.
+    /// Memory the whole table holds, in bytes.
     pub fn bytes(&self) -> usize {
         self.start.len() * 4 + self.len() * 8
     }
 }
 
-/// The bytes `Quarter::new` holds for an `h`×`h` quarter, from the number of placements
-/// (counted once; the tests check the small ones against the built tables).
+/// The bytes `Quarter::new` holds for an `h`×`h` quarter (up to [`MAX_H`]).
 pub fn bytes_needed(h: u32) -> usize {
-    // Placements of 0..h non-attacking queens, at most one per row and column, on h×h.
-    const PLACEMENTS: [u64; 12] = [
+    let h = h.min(MAX_H);
+    (1usize << (2 * h)) * 4 + 4 + placements(h) * 8
+}
+
+/// The placements of an `h`×`h` quarter (up to [`MAX_H`]): 0 to `h` non-attacking queens, at
+/// most one a row and a column (counted once; the tests check them against built tables).
+fn placements(h: u32) -> usize {
+    const PLACEMENTS: [usize; 12] = [
         1, 2, 5, 18, 87, 462, 2_635, 16_870, 118_969, 915_442, 7_535_369, 66_807_234,
     ];
-    let h = h.min(MAX_H) as usize;
-    (1usize << (2 * h)) * 4 + 4 + PLACEMENTS[h] as usize * 8
+    PLACEMENTS[h as usize]
 }
 
 /// The placements of one rows mask of an `h`×`h` quarter, by columns: what one quadrant of a
@@ -262,23 +277,34 @@ impl SliceSet {
 /// reflected on the way (`r - c` read as `c - r`) and reflected back for `f`.
 fn walk_rows(h: u32, rows: u32, f: &mut impl FnMut(u32, u32, u32)) {
     /// `up`: diagonals `r + c`; `down`: diagonals `c - r + h - 1` (the reflection of `d2`).
+    /// `left` is not empty; its last row calls `f` in this loop, not one call deeper.
     fn rec(h: u32, left: u32, cols: u32, up: u32, down: u32, f: &mut impl FnMut(u32, u32, u32)) {
-        if left == 0 {
-            // `c - r + h - 1` to `r - c + h - 1`: the 2h - 1 diagonals in reverse order.
-            f(cols, up, down.reverse_bits() >> (33 - 2 * h));
-            return;
-        }
         let r = left.trailing_zeros();
+        let rest = left & (left - 1);
         let all = (1u32 << h) - 1;
         let mut open = all & !cols & !(up >> r) & !(down >> (h - 1 - r));
         while open != 0 {
             let c = open.trailing_zeros();
             open &= open - 1;
             let (b1, b2) = (1 << (r + c), 1 << (c + h - 1 - r));
-            rec(h, left & (left - 1), cols | 1 << c, up | b1, down | b2, f);
+            if rest == 0 {
+                f(cols | 1 << c, up | b1, reflect(h, down | b2));
+            } else {
+                rec(h, rest, cols | 1 << c, up | b1, down | b2, f);
+            }
         }
     }
-    rec(h, rows, 0, 0, 0, f);
+    if rows == 0 {
+        f(0, 0, 0);
+    } else {
+        rec(h, rows, 0, 0, 0, f);
+    }
+}
+
+/// `c - r + h - 1` to `r - c + h - 1`: the `2h - 1` diagonals in reverse order.
+#[inline(always)]
+fn reflect(h: u32, down: u32) -> u32 {
+    down.reverse_bits() >> (33 - 2 * h)
 }
 
 /// Calls `f(rows << h | cols, d1, d2)` for every placement of the `h`×`h` quarter, one rows
@@ -313,6 +339,31 @@ mod tests {
             .sum();
         assert_eq!(singles, 9);
         assert_eq!(q.get(0, 0), &[[0, 0]]);
+    }
+
+    /// The table built in one walk holds, under each (rows, columns) key, the walk's
+    /// placements of those rows and columns in the walk's order, and its index is the one
+    /// [`Quarter::index`] counts.
+    #[test]
+    fn the_table_is_the_walk_by_columns() {
+        for h in 1..=7 {
+            let q = Quarter::new(h);
+            assert_eq!(q.start, Quarter::index(h).start, "h={h}");
+            for rows in 0..1u32 << h {
+                let mut by_cols = vec![Vec::new(); 1 << h];
+                walk_rows(h, rows, &mut |cols, d1, d2| {
+                    by_cols[cols as usize].push([d1, d2])
+                });
+                for (cols, want) in by_cols.iter().enumerate() {
+                    assert_eq!(
+                        q.get(rows, cols as u32),
+                        &want[..],
+                        "h={h} {rows:b} {cols:b}"
+                    );
+                }
+            }
+            assert_eq!(q.bytes(), bytes_needed(h), "h={h}");
+        }
     }
 
     /// The walk gives, in the same order, what trying every column of every row and keeping

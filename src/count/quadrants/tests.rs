@@ -18,9 +18,7 @@ use std::sync::atomic::Ordering;
 /// The plan of an `n` board as `settings` make it, its quarter table built (the tests' way
 /// in: counts go through [`Quadrants::within`], which checks memory first).
 fn plan(n: u32, settings: Settings) -> Quadrants {
-    let mut q = Quadrants::planned(n, &settings).unwrap();
-    q.fill();
-    q
+    Quadrants::plan_with(n, &settings, true).unwrap()
 }
 
 /// The plan of an `n` board with a whole table where it keeps one.
