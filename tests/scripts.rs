@@ -102,3 +102,36 @@ fn the_many_core_why_script_writes_every_step() {
     assert!(log.contains("# done"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/many-cores-same-work.sh` (PERFORMANCE.md row 42) counts each shard at P threads
+/// and at 1 thread (`SMALL=1`: N = 14 and 13): every count of a shard finds the same
+/// solutions, and each pair and build gets its summary.
+#[test]
+fn the_many_core_same_work_script_counts_each_shard_both_ways() {
+    let (dir, log) = run_small("many-cores-same-work", &[("PROCS", "2"), ("REPS", "2")]);
+    for (pair, solutions, counts) in [
+        ("14 0/4 default", "90172", 5),
+        ("13 1/2 default", "37038", 5),
+        ("14 0/4 avx2", "90172", 5),
+    ] {
+        let lines: Vec<&str> = log
+            .lines()
+            .filter(|l| l.starts_with(&format!("{pair} ")))
+            .collect();
+        assert_eq!(lines.len(), counts, "{pair} in {log}");
+        assert!(
+            lines.iter().all(|l| l.split(' ').nth(7) == Some(solutions)),
+            "{pair}: {log}"
+        );
+        assert!(
+            lines.iter().any(|l| l.split(' ').nth(3) == Some("1")),
+            "{pair}: {log}"
+        );
+        assert!(
+            log.contains(&format!("summary {pair} 1-thread ")),
+            "{pair}: {log}"
+        );
+    }
+    assert!(log.contains("# done"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
