@@ -32,8 +32,12 @@ fn main() {
         eprintln!("usage: task_cost N PARTS ID...");
         std::process::exit(2);
     };
-    // As the command line does: freed memory kept between row sets.
+    // As the command line does: freed memory kept between row sets, and from N = 26 the
+    // threads' free heap pieces too.
     nqueens::internals::quadrants::keep_freed_memory();
+    if *n >= 26 {
+        nqueens::internals::quadrants::keep_heap_pieces();
+    }
     let mut settings = Settings::default();
     settings.parts = (*parts > 0).then_some(*parts as u32);
     let limit = nqueens::memory::default_limit();

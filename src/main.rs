@@ -16,8 +16,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     cli::guard_stdout();
-    cli::tune_heap();
     let args = cli::Cli::parse();
+    cli::tune_heap(args.board());
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

@@ -9,8 +9,8 @@
 //!
 //! An empty value is unset; any other value out of range is refused (exit 2).
 //!
-//! glibc's own `MALLOC_TRIM_THRESHOLD_` and `GLIBC_TUNABLES` are read too, only to leave the
-//! allocator alone where the user tunes it ([`tune_heap`]).
+//! glibc's own `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` and `GLIBC_TUNABLES` are read too,
+//! only to leave the allocator alone where the user tunes it ([`tune_heap`]).
 
 use nqueens::internals::quadrants::{BuildCap, Settings, MOST_PARTS};
 use nqueens::Error;
@@ -22,15 +22,29 @@ pub const SLICES: &str = "NQUEENS_QUARTER_SLICES";
 /// `NQUEENS_QUADRANT_BUILD`: see the module.
 pub const BUILD: &str = "NQUEENS_QUADRANT_BUILD";
 
+/// The smallest board whose count keeps its worker threads' free heap pieces
+/// ([`nqueens::internals::quadrants::keep_heap_pieces`]): where a row set frees hundreds of
+/// MiB at once.
+pub const HEAP_PIECES_FROM: u32 = 26;
+
 /// Keeps freed memory in the process's heaps between the quadrant method's row sets
-/// ([`nqueens::internals::quadrants::keep_freed_memory`]), unless the user tunes glibc's
-/// allocator with `MALLOC_TRIM_THRESHOLD_` or `GLIBC_TUNABLES` (then theirs stands).
-pub fn tune_heap() {
-    if ["MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES"]
-        .iter()
-        .all(|v| var(v).is_none())
+/// ([`nqueens::internals::quadrants::keep_freed_memory`]), and, for a count of a board of
+/// `n` from [`HEAP_PIECES_FROM`] on, its threads' free heap pieces too, unless the user tunes
+/// glibc's allocator with `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` or `GLIBC_TUNABLES`
+/// (then theirs stands).
+pub fn tune_heap(n: Option<u32>) {
+    if [
+        "MALLOC_TRIM_THRESHOLD_",
+        "MALLOC_TOP_PAD_",
+        "GLIBC_TUNABLES",
+    ]
+    .iter()
+    .all(|v| var(v).is_none())
     {
         nqueens::internals::quadrants::keep_freed_memory();
+        if n.is_some_and(|n| n >= HEAP_PIECES_FROM) {
+            nqueens::internals::quadrants::keep_heap_pieces();
+        }
     }
 }
 

@@ -49,6 +49,17 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// The board a count or an estimate is for (what [`tune_heap`] sizes the heaps by).
+    pub fn board(&self) -> Option<u32> {
+        match &self.command {
+            Command::Count(a) => Some(a.n),
+            Command::Estimate(a) => Some(a.n),
+            _ => None,
+        }
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {

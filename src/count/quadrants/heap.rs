@@ -5,7 +5,11 @@
 //! the kernel whenever 128 KiB there are free, so each row set faulted its memory in afresh:
 //! 2 s of system time in a 35 s task at N = 26 (docs/PERFORMANCE.md, row 39).
 //! [`keep_freed_memory`] raises that threshold to 2 GiB, as `MALLOC_TRIM_THRESHOLD_` would,
-//! and keeps blocks under 1 MiB in the heaps.
+//! and keeps blocks under 1 MiB in the heaps. A worker thread's heap is made of 64 MiB
+//! pieces that glibc unmaps as soon as one is wholly free, whatever the threshold: at N = 28
+//! a row set's sieve tables (hundreds of MiB) were faulted in again by every task (row 43);
+//! [`keep_heap_pieces`] keeps those pieces too, for large boards only (it raised the peak of
+//! small counts by a quarter).
 //! The command line calls it unless the user tunes glibc's allocator themselves; a library
 //! user may call it before counting. Memory freed at the end of a count is held by the
 //! process until it exits or frees 2 GiB more; a count's peak is what it is either way.
@@ -23,5 +27,19 @@ pub fn keep_freed_memory() {
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+/// Keeps a worker thread's heap pieces (64 MiB each) mapped once they are free, for counts
+/// whose row sets free hundreds of MiB at once (N = 26 and up; see the module): glibc's
+/// `mallopt(M_TOP_PAD, 64 MiB)` (glibc unmaps a free piece only while the room it would
+/// leave behind is over the pad). On `count 18` with 2 threads it raised the peak from 138
+/// to 174–182 MB, which is why it is apart from [`keep_freed_memory`]. Nothing where the C
+/// library is not glibc. Process-wide; calling it again changes nothing.
+pub fn keep_heap_pieces() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: as in `keep_freed_memory`: `mallopt` only sets a parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
     }
 }

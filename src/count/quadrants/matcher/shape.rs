@@ -197,6 +197,27 @@ fn best_bit(s: &[u64], sample: &[u64], candidates: u64) -> Option<u32> {
         .map(|(b, _)| b)
 }
 
+thread_local! {
+    /// The buffer of the last sieve this thread built, for its next shaper's copy of the
+    /// stored patterns: a row set's copy is as large as its stored side (hundreds of MB at
+    /// N = 28), which glibc maps on its own and unmaps when it is freed, so that every row set
+    /// faulted it in again (docs/PERFORMANCE.md, row 43). The memory estimate counts the copy
+    /// already (`Sizes::bytes_per_key`); a worker's buffers go with its thread.
+    static PATTERNS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `patterns` (a built sieve's copy, no longer read) as the thread's buffer for the
+/// next shaper's copy, unless the buffer held is larger.
+pub(super) fn keep_patterns(patterns: Vec<u64>) {
+    // A thread that is exiting has no buffer to keep it in: it is freed.
+    let _ = PATTERNS.try_with(|p| {
+        let mut held = p.borrow_mut();
+        if patterns.capacity() > held.capacity() {
+            *held = patterns;
+        }
+    });
+}
+
 /// A sieve shaped ([`super::sieve::Sieve::shape`]): its leaves chosen, their matchers not yet built.
 pub struct Shaped {
     pub(super) build: Build,
@@ -232,7 +253,9 @@ impl Shaped {
 /// The patterns `stored` split into leaves for `expected` queries like the sample `queries`,
 /// their matchers not yet built ([`Shaped::table_bytes`] says what they will hold).
 pub fn shape(build: Build, stored: &[u64], queries: &[u64], expected: usize, bits: u32) -> Shaped {
-    let mut s = stored.to_vec();
+    let mut s = PATTERNS.with(|p| p.take());
+    s.clear();
+    s.extend_from_slice(stored);
     let step = (queries.len() / sample_size(expected)).max(1);
     let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
     let mut shaper = Shaper {

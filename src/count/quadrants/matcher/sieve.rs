@@ -12,7 +12,7 @@
 //! [`Simd::extract`]: crate::count::arch::Simd::extract
 
 pub use super::shape::{cost, Shaped};
-use super::shape::{shape, Shape, MAX_DEPTH};
+use super::shape::{keep_patterns, shape, Shape, MAX_DEPTH};
 use super::{Matcher, BLOCK};
 use crate::count::arch::{Build, PerBuild, Simd};
 
@@ -78,6 +78,7 @@ impl Shaped {
                 }
             })
             .collect();
+        keep_patterns(s);
         Sieve { nodes, build }
     }
 }
@@ -172,9 +173,21 @@ impl PerBuild for CountAll<'_> {
     type Out = u64;
     #[inline(always)]
     fn run<S: Simd>(self, simd: S) -> u64 {
-        let mut buffers = vec![Vec::new(); MAX_DEPTH + 1];
-        self.sieve.walk(simd, self.queries, &mut buffers)
+        let mut buffers = LISTS.with(|l| l.take());
+        buffers.resize_with(MAX_DEPTH + 1, Vec::new);
+        let found = self.sieve.walk(simd, self.queries, &mut buffers);
+        // A thread that is exiting has no lists to keep them in: they are freed.
+        let _ = LISTS.try_with(|l| *l.borrow_mut() = buffers);
+        found
     }
+}
+
+thread_local! {
+    /// The query lists of this thread's last count through a sieve, kept for its next one:
+    /// the lists near the root hold most of the queries (tens of MB at N = 26-28), which
+    /// glibc maps on their own and unmaps when they are freed, so that every count faulted
+    /// them in again. The memory estimate counts them already (`Sizes::bytes_per_key`).
+    static LISTS: std::cell::RefCell<Vec<Vec<u64>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The number of (stored, query) pairs with no bit in common, through a [`Sieve`] in `build`.
