@@ -9,7 +9,7 @@
 //! pieces that glibc unmaps as soon as one is wholly free, whatever the threshold: at N = 28
 //! a row set's sieve tables (hundreds of MiB) were faulted in again by every task (row 43);
 //! [`keep_heap_pieces`] keeps those pieces too, for large boards only (it raised the peak of
-//! small counts by a quarter).
+//! small counts by a quarter to a third).
 //! The command line calls it unless the user tunes glibc's allocator themselves; a library
 //! user may call it before counting. Memory freed at the end of a count is held by the
 //! process until it exits or frees 2 GiB more; a count's peak is what it is either way.
