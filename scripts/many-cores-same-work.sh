@@ -16,6 +16,8 @@
 # ones, and their ratio. SMALL=1 counts N = 14 and 13 (a check of the script, not a measure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/stats.sh
+source scripts/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores-same-work.txt
@@ -34,17 +36,9 @@ say "n shard build threads wall_s user_s sys_s solutions core_ns_per_solution"
 # one N SHARD BUILD THREADS: one timed count of the shard; prints its line, appends its
 # core-ns to $out/.ns.N.SHARD.BUILD.THREADS.
 one() {
-  local n=$1 shard=$2 build=$3 t=$4 tf total ns
-  tf=$(mktemp "$out/.t.XXXXXX")
-  local TIMEFORMAT='%R %U %S' envs=()
-  [[ $build == default ]] || envs=("NQUEENS_QUADRANT_BUILD=$build")
-  { time env "${envs[@]}" "$bin" count "$n" -a quadrants -t "$t" --shard "$shard" --quiet \
-    --json >"$tf.json"; } 2>"$tf"
-  total=$(grep -o '"total":[0-9]*' "$tf.json" | head -n 1 | cut -d: -f2)
-  read -r wall user sys <"$tf"
-  rm -f "$tf" "$tf.json"
-  ns=$(awk -v u="$user" -v s="$sys" -v n="${total:-0}" \
-    'BEGIN { if (n > 0) printf "%.3f", (u + s) / n * 1e9; else print "-" }')
+  local n=$1 shard=$2 build=$3 t=$4 ns
+  timed_json "$build" count "$n" -a quadrants -t "$t" --shard "$shard" --quiet
+  ns=$(core_ns "$user" "$sys" "$total")
   say "$n $shard $build $t $wall $user $sys ${total:--} $ns"
   echo "$ns" >>"$out/.ns.$n.${shard/\//-}.$build.$t"
 }

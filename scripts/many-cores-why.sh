@@ -21,6 +21,8 @@
 # SMALL=1 runs the steps at N = 12, 11 and 14 (a check of the script, not a measure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/stats.sh
+source scripts/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores-why.txt
@@ -40,20 +42,12 @@ say "step what build n threads shard wall_s user_s sys_s solutions core_ns_per_s
 
 # one TAG BUILD N THREADS SHARD ARGS...: one timed count; prints its line (without the MHz).
 one() {
-  local tag=$1 build=$2 n=$3 t=$4 shard=$5 tf json total
+  local tag=$1 build=$2 n=$3 t=$4 shard=$5
   shift 5
-  tf=$(mktemp "$out/.t.XXXXXX")
-  local args=(count "$n" -t "$t" --quiet --json "$@")
+  local args=(count "$n" -t "$t" --quiet "$@")
   [[ $shard == - ]] || args+=(--shard "$shard")
-  local TIMEFORMAT='%R %U %S' envs=()
-  [[ $build == default ]] || envs=("NQUEENS_QUADRANT_BUILD=$build")
-  { time env "${envs[@]}" "$bin" "${args[@]}" >"$tf.json"; } 2>"$tf"
-  json=$(cat "$tf.json")
-  total=$(grep -o '"total":[0-9]*' <<<"$json" | head -n 1 | cut -d: -f2)
-  read -r wall user sys <"$tf"
-  rm -f "$tf" "$tf.json"
-  echo "$tag $build $n $t $shard $wall $user $sys $total" \
-    "$(awk -v u="$user" -v s="$sys" -v n="$total" 'BEGIN { if (n > 0) printf "%.3f", (u + s) / n * 1e9; else print "-" }')"
+  timed_json "$build" "${args[@]}"
+  echo "$tag $build $n $t $shard $wall $user $sys $total $(core_ns "$user" "$sys" "$total")"
 }
 
 # many STEP WHAT BUILD N ARGS...: P one-thread copies at once (shards I/P when WHAT is shards);

@@ -17,6 +17,8 @@
 # SMALL=1 runs the same steps at N = 12, 13 and 11 (a check of the script, not a measure).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/stats.sh
+source scripts/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores.txt
@@ -35,23 +37,14 @@ say "step build N threads shard wall_s user_s sys_s solutions core_ns_per_soluti
 
 # run STEP BUILD N THREADS SHARD: one timed count, one line.
 run() {
-  local step=$1 build=$2 n=$3 t=$4 shard=$5 tf=$out/.time json total
+  local step=$1 build=$2 n=$3 t=$4 shard=$5
   local args=(count "$n" -a quadrants -t "$t" --quiet)
   [[ $shard == - ]] || args+=(--shard "$shard")
-  local TIMEFORMAT='%R %U %S'
-  if [[ $build == default ]]; then
-    { time "$bin" "${args[@]}" --json >"$out/.json"; } 2>"$tf"
-  else
-    { time NQUEENS_QUADRANT_BUILD=$build "$bin" "${args[@]}" --json >"$out/.json"; } 2>"$tf"
-  fi
-  json=$(cat "$out/.json")
-  total=$(grep -o '"total":[0-9]*' <<<"$json" | head -n 1 | cut -d: -f2)
+  timed_json "$build" "${args[@]}"
   if [[ $shard == - ]] && ! grep -q '"matches_known":true' <<<"$json"; then
     say "WRONG COUNT: $json"
   fi
-  read -r wall user sys <"$tf"
-  say "$step $build $n $t $shard $wall $user $sys $total" \
-    "$(awk -v u="$user" -v s="$sys" -v n="$total" 'BEGIN { if (n > 0) printf "%.3f", (u + s) / n * 1e9; else print "-" }')"
+  say "$step $build $n $t $shard $wall $user $sys $total $(core_ns "$user" "$sys" "$total")"
 }
 
 for t in "${threads[@]}"; do run 1 default "$n20" "$t" -; done
@@ -70,5 +63,5 @@ if [[ -x ${KLUEV:-/nonexistent}/nq-$n19 ]]; then
     say "4 kluev $n19 $max - $wall $user $sys $(tr '\r' '\n' <"$out/.kluev" | awk '$1 == "Result:" { print $2 }' | tail -n 1) -"
   done
 fi
-rm -f "$out/.time" "$out/.json" "$out/.kluev"
+rm -f "$out/.time" "$out/.kluev"
 say "# done $(date -u +%FT%TZ)"

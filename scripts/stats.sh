@@ -55,3 +55,24 @@ cpu_line() {
   vec=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'avx2|avx512f|avx512vl|avx512_vpopcntdq' | tr '\n' ' ')
   echo "$name (family $fam, model $model; ${vec% }); quadrant build: ${NQUEENS_QUADRANT_BUILD:-the richest it runs}"
 }
+
+# timed_json BUILD ARGS...: runs `$bin ARGS... --json` under bash's time, with
+# NQUEENS_QUADRANT_BUILD=BUILD unless BUILD is `default`; sets $wall, $user and $sys (seconds),
+# $json (its output) and $total (its solutions).
+timed_json() {
+  local build=$1 tf envs=() TIMEFORMAT='%R %U %S'
+  shift
+  [[ $build == default ]] || envs=("NQUEENS_QUADRANT_BUILD=$build")
+  tf=$(mktemp)
+  { time env "${envs[@]}" "$bin" "$@" --json >"$tf.json"; } 2>"$tf"
+  json=$(cat "$tf.json")
+  read -r wall user sys <"$tf"
+  rm -f "$tf" "$tf.json"
+  total=$(grep -o '"total":[0-9]*' <<<"$json" | head -n 1 | cut -d: -f2)
+}
+
+# core_ns USER SYS SOLUTIONS: CPU nanoseconds a solution, (USER + SYS) / SOLUTIONS, or `-`.
+core_ns() {
+  awk -v u="$1" -v s="$2" -v n="${3:-0}" \
+    'BEGIN { if (n > 0) printf "%.3f", (u + s) / n * 1e9; else print "-" }'
+}
