@@ -35,7 +35,7 @@ fn main() {
     // As the command line does: freed memory kept between row sets, and from N = 26 the
     // threads' free heap pieces too.
     nqueens::internals::quadrants::keep_freed_memory();
-    if *n >= 26 {
+    if *n >= u64::from(nqueens::internals::quadrants::HEAP_PIECES_FROM) {
         nqueens::internals::quadrants::keep_heap_pieces();
     }
     let mut settings = Settings::default();

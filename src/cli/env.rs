@@ -12,7 +12,7 @@
 //! glibc's own `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` and `GLIBC_TUNABLES` are read too,
 //! only to leave the allocator alone where the user tunes it ([`tune_heap`]).
 
-use nqueens::internals::quadrants::{BuildCap, Settings, MOST_PARTS};
+use nqueens::internals::quadrants::{BuildCap, Settings, HEAP_PIECES_FROM, MOST_PARTS};
 use nqueens::Error;
 
 /// `NQUEENS_QUARTER_PARTS`: see the module.
@@ -21,11 +21,6 @@ pub const PARTS: &str = "NQUEENS_QUARTER_PARTS";
 pub const SLICES: &str = "NQUEENS_QUARTER_SLICES";
 /// `NQUEENS_QUADRANT_BUILD`: see the module.
 pub const BUILD: &str = "NQUEENS_QUADRANT_BUILD";
-
-/// The smallest board whose count keeps its worker threads' free heap pieces
-/// ([`nqueens::internals::quadrants::keep_heap_pieces`]): where a row set frees hundreds of
-/// MiB at once.
-pub const HEAP_PIECES_FROM: u32 = 26;
 
 /// Keeps freed memory in the process's heaps between the quadrant method's row sets
 /// ([`nqueens::internals::quadrants::keep_freed_memory`]), and, for a count of a board of

@@ -30,6 +30,11 @@ pub fn keep_freed_memory() {
     }
 }
 
+/// The smallest board whose count should keep its worker threads' free heap pieces
+/// ([`keep_heap_pieces`]): where a row set frees hundreds of MiB at once. The command line and
+/// `examples/task_cost` both go by it.
+pub const HEAP_PIECES_FROM: u32 = 26;
+
 /// Keeps a worker thread's heap pieces (64 MiB each) mapped once they are free, for counts
 /// whose row sets free hundreds of MiB at once (N = 26 and up; see the module): glibc's
 /// `mallopt(M_TOP_PAD, 64 MiB)` (glibc unmaps a free piece only while the room it would
