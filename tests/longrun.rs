@@ -18,6 +18,16 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_nqueens"))
 }
 
+/// Waits (up to 30 s) until the checkpoint `path` holds a finished task.
+fn wait_for_saved_tasks(path: &Path) {
+    for _ in 0..3000 {
+        if done_tasks(path).is_some_and(|(d, _)| d > 0) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 fn done_tasks(path: &Path) -> Option<(usize, usize)> {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     Some((v["done"].as_array()?.len(), v["tasks"].as_u64()? as usize))
@@ -125,12 +135,7 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
         .spawn()
         .unwrap();
     // Signal once the first tasks are saved (the run takes about a second on 2 cores).
-    for _ in 0..3000 {
-        if done_tasks(&ckpt).is_some_and(|(d, _)| d > 0) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_saved_tasks(&ckpt);
     let st = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -157,6 +162,45 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
         ckpt.to_str().unwrap(),
     ]);
     assert_eq!(v["total"], 14_772_512);
+    assert_eq!(v["resumed_tasks"].as_u64().unwrap() as usize, done);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every core on one task: SIGTERM during a quadrant count whose tasks are spread over both
+/// threads (a striped plan, one row set's part a task) stops it, saves every finished task,
+/// and the run resumes to the exact total.
+#[test]
+fn sigterm_during_tasks_spread_over_the_threads_saves_and_resumes() {
+    let dir = tmpdir("spread-term");
+    let ckpt = dir.join("q18.json");
+    let count = || {
+        let mut c = bin();
+        c.env("NQUEENS_QUARTER_PARTS", "2")
+            .args(["count", "18", "-a", "quadrants", "-t", "2"])
+            .args(["--checkpoint-every", "0.05", "--checkpoint"])
+            .arg(&ckpt);
+        c
+    };
+    let child = count()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signal once the first tasks are saved (the run takes a few seconds on 2 cores).
+    wait_for_saved_tasks(&ckpt);
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert!(out.stdout.is_empty(), "no partial result on stdout");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted by SIGTERM: checkpoint"), "{err}");
+    let (done, total) = done_tasks(&ckpt).expect("checkpoint saved");
+    assert!(done > 0 && done < total, "{done}/{total}");
+    let out = count().arg("--json").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 666_090_624);
     assert_eq!(v["resumed_tasks"].as_u64().unwrap() as usize, done);
     std::fs::remove_dir_all(&dir).unwrap();
 }

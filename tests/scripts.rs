@@ -135,3 +135,46 @@ fn the_many_core_same_work_script_counts_each_shard_both_ways() {
     assert!(log.contains("# done"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/one-task-threads.sh` (PERFORMANCE.md row 46) counts one drawn task at each thread
+/// count in turn (`SMALL=1`: N = 16): every count is the same task with the same solutions,
+/// each round begins at the first thread count, and the arguments are plain numbers.
+#[test]
+fn the_one_task_script_counts_the_same_task_at_each_thread_count() {
+    let dir = common::tmpdir("scripts", "one-task-threads");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let log = dir.join("log.txt");
+    let run = |args: &[&str]| {
+        Command::new("bash")
+            .arg(format!("{root}/scripts/one-task-threads.sh"))
+            .args(args)
+            .env("SMALL", "1")
+            .env("ROUNDS", "2")
+            .env("OUT", &log)
+            .env("BIN", env!("CARGO_BIN_EXE_nqueens"))
+            .output()
+            .unwrap()
+    };
+    let out = run(&["16", "3", "1", "2"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("round"))
+        .map(|l| l.split(' ').collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    let threads: Vec<&str> = rows.iter().map(|r| r[1]).collect();
+    assert_eq!(threads, ["1", "2", "1", "2"], "{text}");
+    assert!(
+        rows.iter()
+            .all(|r| r[2] == rows[0][2] && r[6] == rows[0][6]),
+        "{text}"
+    );
+    assert!(rows[0][6].parse::<u64>().unwrap() > 0, "{text}");
+    assert!(rows.iter().step_by(2).all(|r| r[8] == "1.000"), "{text}");
+    for bad in [&["16", "3", "x"][..], &["1+1", "3"][..]] {
+        assert_eq!(run(bad).status.code(), Some(2), "{bad:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -384,3 +384,35 @@ fn a_result_goes_to_a_file_and_its_checkpoint_goes() {
     assert!(err.contains("cannot write result"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every core on one task: a quadrant shard counted on two threads (its tasks' row sets and
+/// sieves shared by both) writes the records one thread writes, so that shards counted
+/// either way merge into the whole count with one digest.
+#[test]
+fn shards_counted_on_one_or_two_threads_merge_with_one_digest() {
+    let dir = tmpdir("spread");
+    let shard = |i: u32, threads: &str| {
+        let f = dir.join(format!("s{i}-t{threads}.json"));
+        let out = bin()
+            .args(["count", "18", "-a", "quadrants", "--shard"])
+            .args([&format!("{i}/2"), "-t", threads, "-o"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        f.to_str().unwrap().to_string()
+    };
+    let (a0, a1, b1) = (shard(0, "1"), shard(1, "1"), shard(1, "2"));
+    let merged = |files: [&str; 2]| {
+        let mut args = vec!["merge", "--json"];
+        args.extend(files);
+        json(&args)
+    };
+    let (alone, spread) = (merged([&a0, &a1]), merged([&a0, &b1]));
+    assert_eq!(alone["total"], 666_090_624);
+    assert_eq!(spread["total"], alone["total"]);
+    assert_eq!(spread["nodes"], alone["nodes"]);
+    assert_eq!(spread["run_digest"], alone["run_digest"]);
+    assert!(alone["run_digest"].as_str().is_some_and(|d| d.len() == 64));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

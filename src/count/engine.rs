@@ -10,8 +10,7 @@
 
 use super::tally::Tally;
 use crate::error::{Error, Result};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -21,7 +20,17 @@ pub trait Counter: Send + Sync {
     fn tasks(&self) -> usize;
 
     /// Counts the tasks `ids` (in order; several at once where the method gains from it).
+    /// Called on a worker of the run's rayon pool: a method may spread a task's work over
+    /// the pool with rayon (the workers with no task of their own take it), and must then
+    /// hold no thread-local borrow across a rayon call.
     fn count(&self, ids: &[u32]) -> Vec<Tally>;
+
+    /// Whether [`Counter::count`] spreads a task's work over the pool it runs on: then one
+    /// task counted on a pool of several threads takes less wall time than its CPU time
+    /// (`estimate` times such tasks one at a time, by the process's CPU time).
+    fn spreads(&self) -> bool {
+        false
+    }
 
     /// Each task's expected work, indexed by id: what progress shares and shard balance are
     /// measured in. The same plan always gives the same estimates.
@@ -176,7 +185,7 @@ pub fn default_threads() -> usize {
 pub use crate::limits::MAX_THREADS;
 
 /// Builds a rayon pool of exactly `threads` workers (1..=[`MAX_THREADS`]).
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(Error::Threads(threads));
     }
@@ -193,6 +202,44 @@ fn batch_size(tasks: usize, threads: usize) -> usize {
     (tasks / (8 * threads.max(1))).clamp(1, 16)
 }
 
+/// Starts counting `todo` on `pool`, each finished task sent to `tx`, until every task is
+/// counted or `stop` is raised: detached, so that a cancelled run returns without waiting for
+/// the tasks in flight.
+fn start_runners(
+    pool: rayon::ThreadPool,
+    counter: Arc<dyn Counter>,
+    todo: Vec<u32>,
+    stop: Arc<AtomicBool>,
+    tx: mpsc::Sender<(u32, Tally)>,
+) {
+    let threads = pool.current_num_threads();
+    // A method that spreads its tasks is batched by the tasks of this run (a shard of a few
+    // tasks of a large plan gives each worker its own); the others by the plan's.
+    let batch = if counter.spreads() {
+        batch_size(todo.len(), threads)
+    } else {
+        batch_size(counter.tasks(), threads)
+    };
+    std::thread::spawn(move || {
+        let next = AtomicUsize::new(0);
+        // One runner a worker, each taking the next batch of tasks until none is left: no
+        // task waits in a worker's queue, so a worker that waits inside a task (for a part
+        // of its work another took) can only take other tasks' parts, never start a task on
+        // top of its own; and a worker with no task left helps the tasks still running
+        // (a method spreads a task's work with rayon: `Counter::count`).
+        pool.broadcast(|_| loop {
+            let at = next.fetch_add(batch, Ordering::Relaxed);
+            if at >= todo.len() || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let ids = &todo[at..(at + batch).min(todo.len())];
+            for (&id, t) in ids.iter().zip(counter.count(ids)) {
+                let _ = tx.send((id, t));
+            }
+        });
+    });
+}
+
 /// Counts the tasks `todo` of `counter` on `threads` workers, streaming each finished task to
 /// `observer`, until every task is counted or `cancel` is raised.
 pub fn run(
@@ -204,24 +251,10 @@ pub fn run(
 ) -> Result<Ran> {
     let start = Instant::now();
     let pool = pool(threads)?;
-    let batch = batch_size(counter.tasks(), threads);
     let expected = todo.len();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<(u32, Tally)>();
-    let worker_stop = Arc::clone(&stop);
-    // Detached: a cancelled run returns without waiting for the tasks in flight.
-    std::thread::spawn(move || {
-        pool.install(|| {
-            todo.par_chunks(batch).with_max_len(1).for_each(|ids| {
-                if worker_stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                for (&id, t) in ids.iter().zip(counter.count(ids)) {
-                    let _ = tx.send((id, t));
-                }
-            })
-        });
-    });
+    start_runners(pool, counter, todo, Arc::clone(&stop), tx);
     let mut ran = Ran {
         tally: Tally::default(),
         done: 0,
@@ -310,6 +343,56 @@ mod tests {
         );
         seen.0.sort_unstable();
         assert_eq!(seen.0, todo);
+    }
+
+    /// One task whose work is 64 pieces spread with rayon: its tally is how many threads
+    /// counted a piece.
+    struct Spread;
+
+    impl Counter for Spread {
+        fn tasks(&self) -> usize {
+            1
+        }
+        fn count(&self, ids: &[u32]) -> Vec<Tally> {
+            use rayon::prelude::*;
+            let mut by: Vec<usize> = (0..64)
+                .into_par_iter()
+                .map(|_| {
+                    std::thread::sleep(Duration::from_millis(5));
+                    rayon::current_thread_index().expect("on a worker of the pool")
+                })
+                .collect();
+            by.sort_unstable();
+            by.dedup();
+            let t = Tally {
+                total: by.len() as u128,
+                classes: None,
+                nodes: 1,
+            };
+            vec![t; ids.len()]
+        }
+        fn estimates(&self) -> Vec<u64> {
+            vec![1]
+        }
+        fn planned(&self) -> Tally {
+            Tally::default()
+        }
+        fn spreads(&self) -> bool {
+            true
+        }
+    }
+
+    /// A run of one task on four workers: the workers with no task of their own take parts
+    /// of the one there is (every core on one task), and the task still streams once.
+    #[test]
+    fn workers_without_a_task_take_parts_of_the_tasks_running() {
+        let mut seen = Seen(Vec::new());
+        let flag = AtomicBool::new(false);
+        let ran = run(Arc::new(Spread), vec![0], 4, &flag, &mut seen).unwrap();
+        assert_eq!(seen.0, vec![0]);
+        assert!(ran.tally.total > 1, "one worker counted the whole task");
+        let alone = run(Arc::new(Spread), vec![0], 1, &flag, &mut ()).unwrap();
+        assert_eq!(alone.tally.total, 1);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! The plan is the one `count N --shard I/K` builds (the same method, tasks and work
 //! estimates). Tasks are drawn with probability proportional to their work estimate `e_i`
 //! (with replacement), so the large tasks that make most of the time are the ones measured;
-//! each drawn task's CPU time `t_i` (its thread's, not wall time) stands for `t_i / p_i`, where
+//! each drawn task's CPU time `t_i` (not wall time: its thread's, or, for a method that spreads
+//! a task over the threads and so counts the draws in turn, the process's) stands for
+//! `t_i / p_i`, where
 //! `p_i = e_i / E` and `E` is the plan's total estimate (the Hansen–Hurwitz estimator). The
 //! projection is `E` times the mean of `t_i / e_i`, its interval the mean's 95% Student
 //! interval; the solutions are projected the same way (a check against A000170 where known).
@@ -136,7 +138,15 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
     let passes = if job.counter().warms() { 2.0 } else { 1.0 };
     let per_draw = whole * share * passes;
     let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
-    let wall = per_draw * draws.div_ceil(job.threads()) as f64;
+    let threads = job.threads();
+    // A method that spreads a task over the threads counts the draws in turn, each on all of
+    // them; another counts one draw a thread.
+    let spreads = job.counter().spreads();
+    let wall = if spreads {
+        per_draw * draws as f64 / threads as f64
+    } else {
+        per_draw * draws.div_ceil(threads) as f64
+    };
     // Tasks asked for by number take what they take: warned of past an hour. A time budget
     // is kept to, or the reason it cannot be is said before counting.
     let asked = match ask.tasks {
@@ -166,10 +176,10 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: Ask) -> Option<
              to stop)",
             days(per_draw),
             days(wall),
-            if job.threads() == 1 {
-                "1 thread".to_string()
-            } else {
-                format!("{} threads", job.threads())
+            match threads {
+                1 => "1 thread".to_string(),
+                t if spreads => format!("{t} threads (each task counted by all of them)"),
+                t => format!("{t} threads (one task a thread)"),
             },
         );
         (m, wall)
@@ -223,7 +233,7 @@ pub fn estimate(n: u32, opts: &Options, ask: Ask) -> Result<Estimate> {
     warn_of_a_slow_sample(n, &job, &work, total, ask)?;
     let until = Until::asked(ask.seconds, ask.tasks, work.tasks());
     let began = Instant::now();
-    let sampled = sample(counter.as_ref(), &work, job.threads(), until, ask.seed);
+    let sampled = sample(counter.as_ref(), &work, job.threads(), until, ask.seed)?;
     let sample_seconds = began.elapsed().as_secs_f64();
     let ratio = |f: fn(&Sampled) -> f64| -> Vec<f64> {
         sampled.iter().map(|s| f(s) / s.estimate as f64).collect()

@@ -1,8 +1,11 @@
 //! The sample of an estimate: tasks drawn at random (in proportion to their work estimates,
 //! or uniformly in a striped plan), each counted on a worker thread and timed by that
-//! thread's CPU clock. See [`super::estimate`] for what is projected from them.
+//! thread's CPU clock, or, for a method that spreads a task over the threads, each counted
+//! by all of them in turn and timed by the process's CPU clock. See [`super::estimate`] for what is projected from them.
 
-use crate::count::engine::{Counter, Work};
+use crate::count::engine::{pool, Counter, Work};
+use crate::count::tally::Tally;
+use crate::error::Result;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -140,18 +143,89 @@ impl Until {
     }
 }
 
-/// Counts drawn tasks of `counter` on `threads` threads until `until` says, each timed on
-/// its thread; in the order drawn.
+/// Counts drawn tasks of `counter` on `threads` threads until `until` says; in the order
+/// drawn. A counter that spreads a task over its pool ([`Counter::spreads`]) has its draws
+/// counted one at a time by every thread, each timed by the process's CPU clock; another's
+/// are counted one a thread at once, each timed by its thread's.
 pub(super) fn sample(
     counter: &dyn Counter,
     work: &Work,
     threads: usize,
     until: Until,
     seed: u64,
-) -> Vec<Sampled> {
+) -> Result<Vec<Sampled>> {
+    let draws = Draws {
+        counter,
+        work,
+        until,
+        seed,
+    };
+    if counter.spreads() {
+        return in_turn(&draws, threads);
+    }
+    Ok(one_a_thread(&draws, threads))
+}
+
+/// What a sample draws from, and when it ends.
+#[derive(Clone, Copy)]
+struct Draws<'a> {
+    counter: &'a dyn Counter,
+    work: &'a Work,
+    until: Until,
+    seed: u64,
+}
+
+/// [`sample`] of a counter that spreads a task: the draws in turn, each on the whole pool.
+fn in_turn(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
+    let urn = Urn::new(d.work);
+    let start = Instant::now();
+    let pool = pool(threads)?;
+    let mut out = Vec::new();
+    while !d.until.done(out.len(), start) {
+        let task = urn.pick(d.seed, out.len() as u64);
+        let timed = || {
+            let before = process_seconds(start);
+            let tally = pool.install(|| d.counter.count(&[task]))[0];
+            (tally, process_seconds(start) - before)
+        };
+        out.push(sampled(d.counter, d.work, task, timed));
+    }
+    Ok(out)
+}
+
+/// Task `task` counted by `timed` (its tally and CPU seconds): alone, and again among its
+/// neighbours when the method keeps work from task to task ([`Counter::warms`]).
+fn sampled(
+    counter: &dyn Counter,
+    work: &Work,
+    task: u32,
+    timed: impl Fn() -> (Tally, f64),
+) -> Sampled {
+    let (tally, alone_seconds) = timed();
+    let seconds = if counter.warms() {
+        timed().1
+    } else {
+        alone_seconds
+    };
+    Sampled {
+        task,
+        estimate: work.at(task),
+        seconds,
+        alone_seconds,
+        solutions: tally.total,
+    }
+}
+
+/// [`sample`] of a counter that counts a task on one thread: one draw a thread at once.
+fn one_a_thread(d: &Draws, threads: usize) -> Vec<Sampled> {
+    let Draws {
+        counter,
+        work,
+        until,
+        seed,
+    } = *d;
     let urn = Urn::new(work);
     let start = Instant::now();
-    let warms = counter.warms();
     let next = AtomicUsize::new(0);
     let out = Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -167,16 +241,7 @@ pub(super) fn sample(
                     let tally = counter.count(&[task])[0];
                     (tally, thread_seconds(start) - before)
                 };
-                let (tally, alone_seconds) = timed();
-                // Again, warm: what it costs among its neighbours.
-                let seconds = if warms { timed().1 } else { alone_seconds };
-                let sampled = Sampled {
-                    task,
-                    estimate: work.at(task),
-                    seconds,
-                    alone_seconds,
-                    solutions: tally.total,
-                };
+                let sampled = sampled(counter, work, task, timed);
                 out.lock()
                     .expect("no thread panics holding it")
                     .push((i, sampled));

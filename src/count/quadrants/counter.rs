@@ -5,9 +5,9 @@
 use super::budget::{memory_floor, refused, Sizes};
 use super::geometry::ColumnSets;
 use super::halves::HalfBoards;
-use super::plan::{applies, Layout, Part, QTask};
+use super::plan::{applies, Layout, Part, QTask, RowSet};
 use super::quarter::{Quarter, TABLE_MAX_N};
-use super::rowset::{Pieces, RowSets, SCRATCH};
+use super::rowset::{with_scratch, Pieces, RowSets};
 use crate::count::algorithm::Algorithm;
 use crate::count::arch::Build;
 use crate::count::backtracking::rotational;
@@ -317,15 +317,32 @@ impl Quadrants {
 
     /// The tally of part `part` of the row sets of combinations `start..start + len` of
     /// middle configuration `middle`.
+    ///
+    /// The task's work is spread over the pool it runs on: on a board with the whole quarter
+    /// table (small row sets) its row sets are counted by the pool's free threads at once;
+    /// past it (row sets of hundreds of MB) one after another, each row set's sieves shaped,
+    /// built and matched by the free threads ([`super::matcher`]), so that a task holds one
+    /// row set's stored side, as on one thread.
     fn count_rows(&self, middle: u16, start: u64, len: u64, part: Part) -> Tally {
+        use rayon::prelude::*;
         let rowsets = self.rowsets();
-        let (total, built) = SCRATCH.with_borrow_mut(|s| {
-            self.layout
-                .rowsets(middle, start, len)
-                .map(|r| rowsets.count(&r, part, s))
-                .fold((0u128, 0u64), |(t, b), (t2, b2)| (t + t2, b + b2))
-        });
+        let one = |r: RowSet| with_scratch(|s| rowsets.count(&r, part, s));
+        let add = |(t, b): (u128, u64), (t2, b2): (u128, u64)| (t + t2, b + b2);
+        let sets = self.layout.rowsets(middle, start, len);
+        let (total, built) = if self.rowsets_at_once() {
+            let sets: Vec<RowSet> = sets.collect();
+            sets.into_par_iter().map(one).reduce(|| (0, 0), add)
+        } else {
+            sets.map(one).fold((0, 0), add)
+        };
         rows_tally(total, built)
+    }
+
+    /// Whether a task's row sets are counted by several threads at once: on a pool of
+    /// several threads, with the whole quarter table (N up to [`TABLE_MAX_N`]), where a row
+    /// set's sieves are too small to share and its memory small beside the table's.
+    fn rowsets_at_once(&self) -> bool {
+        !self.slices && rayon::current_num_threads() > 1
     }
 
     /// Pieces of the tests' choosing.
@@ -395,6 +412,11 @@ impl Counter for Quadrants {
 
     fn planned(&self) -> Tally {
         Tally::default()
+    }
+
+    /// A task's row sets, or each row set's sieves, shared by the pool ([`Quadrants::count_rows`]).
+    fn spreads(&self) -> bool {
+        true
     }
 
     fn stripe(&self) -> Option<u64> {

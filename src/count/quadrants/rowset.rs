@@ -48,8 +48,23 @@ pub(super) struct Scratch {
 }
 
 thread_local! {
-    /// This worker's buffers.
-    pub(super) static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    /// This worker's buffers, while no row set holds them ([`with_scratch`]).
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with this worker's buffers, taken out of the thread's keeping while it runs, so
+/// that `f` may spread its work over the rayon pool: a worker that waits inside it and takes
+/// another row set's work meanwhile finds no buffers held and takes fresh ones (the first
+/// back is kept, the other dropped), instead of a borrow already held.
+pub(super) fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    let mut s = SCRATCH.take().unwrap_or_default();
+    let out = f(&mut s);
+    // A thread that is exiting has nowhere to keep them: they are freed.
+    let _ = SCRATCH.try_with(|kept| {
+        let other = kept.take();
+        kept.set(Some(other.unwrap_or(s)));
+    });
+    out
 }
 
 /// A row set's east half-boards, stored for matching, kept by a worker while it counts the

@@ -17,7 +17,7 @@
 use super::counter::Quadrants;
 use super::plan::{QTask, RowSet};
 use super::recount::Recount;
-use super::rowset::SCRATCH;
+use super::rowset::with_scratch;
 use crate::error::{Error, Result};
 use serde::Serialize;
 
@@ -152,7 +152,9 @@ pub fn by_method(q: &Quadrants, s: &Slice) -> Result<u128> {
         [d1 | 1 << (r + c), d2 | 1 << (r + h - 1 - c)]
     });
     let rowsets = q.rowsets();
-    Ok(SCRATCH.with_borrow_mut(|sc| rowsets.count_slice(&r, part, (at, north), sc)))
+    Ok(with_scratch(|sc| {
+        rowsets.count_slice(&r, part, (at, north), sc)
+    }))
 }
 
 /// The slice's solutions, weighted as its task counts them, counted by backtracking (the row

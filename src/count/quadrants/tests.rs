@@ -474,3 +474,41 @@ fn a_fault_of_the_method_shows_in_slices_and_not_in_a_recount_by_the_method() {
         assert!(slices_differ, "{fault:?} not caught by the slices");
     }
 }
+
+/// Every core on one task: each task of every path (the table, whose row sets are counted
+/// at once; slices, parts and pieces, whose sieves are shaped, built and walked by several
+/// threads) counted on a pool of four threads gives exactly the record one thread gives, its
+/// half-boards built included, so files counted either way merge with one digest; and the
+/// shared walk was taken.
+#[test]
+fn a_task_spread_over_a_pool_gives_the_record_one_thread_gives() {
+    use crate::count::quadrants::matcher::sieve::SHARED;
+    let pool = |t| crate::count::engine::pool(t).unwrap();
+    let (one, four) = (pool(1), pool(4));
+    let before = SHARED.load(Ordering::Relaxed);
+    let mut pieces = sliced(15);
+    pieces.set_pieces(Pieces {
+        halves: Some(700),
+        room: None,
+    });
+    for q in [tabled(16), sliced(16), striped(16, 3), pieces] {
+        let n = q.layout().geometry.n;
+        let all: Vec<u32> = (0..q.tasks() as u32).collect();
+        let alone = one.install(|| q.count(&all));
+        let shared = four.install(|| q.count(&all));
+        assert!(alone == shared, "n={n}: a task's record differs");
+        let sum: Tally = alone.into_iter().sum();
+        assert_eq!(Some(sum.total), Sequence::A000170.known(n), "n={n}");
+    }
+    // Row sets whose sieves split (up to N = 17 they are one leaf each): tasks through the
+    // plan of N = 20.
+    let q = sliced(20);
+    let some: Vec<u32> = (0..q.tasks() as u32).step_by(q.tasks() / 24).collect();
+    let alone = one.install(|| q.count(&some));
+    assert!(alone.iter().any(|t| t.total > 0));
+    assert!(alone == four.install(|| q.count(&some)), "n=20");
+    assert!(
+        SHARED.load(Ordering::Relaxed) > before,
+        "no walk was shared"
+    );
+}

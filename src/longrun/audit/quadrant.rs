@@ -4,6 +4,7 @@
 
 use super::{file_audit, recount, Auditor, FileAudit, Mix, QuadrantRecount, Recorded, Recount};
 use crate::count::arch::Build;
+use crate::count::engine::pool;
 use crate::count::memory;
 use crate::count::quadrants::slice::{self, Slice};
 use crate::count::quadrants::{builds, BuildCap, Quadrants, Settings};
@@ -109,7 +110,7 @@ pub(super) fn recount_quadrants(
     };
     let got = recount(q.clone(), ids, opts)?;
     if how.quadrants == QuadrantRecount::OtherBuild {
-        file_slices(&q, f, ids, how.slices, a)?;
+        file_slices(&q, f, ids, (how.slices, opts.resolved_threads()), a)?;
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
     Ok((got, audit))
@@ -183,7 +184,7 @@ fn file_slices(
     q: &Quadrants,
     f: &Recorded,
     ids: &[u32],
-    per_task: usize,
+    (per_task, threads): (usize, usize),
     a: &mut Auditor,
 ) -> Result<()> {
     let mut with_solutions: Vec<u32> = f
@@ -221,7 +222,9 @@ fn file_slices(
         }
         for d in drawn {
             taken.push(d.slice.clone());
-            a.report.slices.push(check_slice(q, &f.name, d, drawn_for)?);
+            a.report
+                .slices
+                .push(check_slice(q, (&f.name, threads), d, drawn_for)?);
         }
     }
     Ok(())
@@ -239,10 +242,16 @@ pub struct Fewer {
 }
 
 /// Slice `d` of file `file` (drawn for task `drawn_for` where that task has none), counted by
-/// the method too.
-fn check_slice(q: &Quadrants, file: &str, d: Drawn, drawn_for: Option<u32>) -> Result<SliceCheck> {
+/// the method too, on `threads` threads (a large slice's sieve is shared by them, as a
+/// task's is).
+fn check_slice(
+    q: &Quadrants,
+    (file, threads): (&str, usize),
+    d: Drawn,
+    drawn_for: Option<u32>,
+) -> Result<SliceCheck> {
     let start = Instant::now();
-    let method = slice::by_method(q, &d.slice)?;
+    let method = pool(threads)?.install(|| slice::by_method(q, &d.slice))?;
     Ok(SliceCheck {
         file: file.to_string(),
         slice: d.slice,
@@ -314,7 +323,8 @@ pub fn slices_of_plan(
             });
         }
         for d in drawn {
-            out.slices.push(check_slice(&q, &name, d, None)?);
+            out.slices
+                .push(check_slice(&q, (&name, opts.resolved_threads()), d, None)?);
         }
     }
     Ok(out)

@@ -38,6 +38,30 @@ fn sample_size(expected: usize) -> usize {
     (expected / SAMPLE_SHARE).clamp(SAMPLE_MIN, SAMPLE_MAX)
 }
 
+/// Stored patterns from which a sieve's shaping and tables are shared by the threads of the
+/// pool it is built on ([`shares`]): below it a node's work is too small to hand over. (The
+/// tests share from far fewer, so that small boards take the shared paths.)
+const SHARED_PATTERNS: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
+
+/// The fewest queries a sieve node hands to another thread when it is counted by several
+/// ([`walk_shared`]; the tests' from far fewer).
+pub(super) const SHARED_QUERIES: usize = if cfg!(test) { 1 << 7 } else { 1 << 14 };
+
+/// Whether a sieve node of `stored` patterns shares its work with the free threads of the
+/// pool it runs on: only on a pool of several threads (on one, the code is the walk alone).
+pub(super) fn shares(stored: usize) -> bool {
+    stored >= SHARED_PATTERNS && rayon::current_num_threads() > 1
+}
+
+/// How deep into a sieve a count of `queries` hands subtrees to the free threads of the
+/// pool it runs on (`None`: one walk, on this thread): on a pool of several threads, as deep
+/// as makes about eight subtrees a thread, so that threads that finish early take more.
+pub(super) fn walk_shared(queries: usize) -> Option<usize> {
+    let threads = rayon::current_num_threads();
+    let depth = (8 * threads).next_power_of_two().trailing_zeros() as usize;
+    (threads > 1 && queries >= SHARED_QUERIES).then_some(depth)
+}
+
 /// Patterns per side whose bits a node counts to choose its split.
 const FREQ_SAMPLE: usize = 128;
 
@@ -119,12 +143,21 @@ impl Shaper {
         }
         let mut lacking = Vec::new();
         keep_lacking_portable(sample, m, &mut lacking);
+        let shared = shares(s.len());
         let (s0, s1) = s.split_at_mut(split);
         self.shapes[me] = Shape::Split { bit, right: 0 };
-        let left = self.shape(s0, at, sample, right, depth + 1);
-        let r = self.shapes.len();
-        let cost =
-            queries * FILTER + left + self.shape(s1, at + split, &lacking, right | m, depth + 1);
+        let (left, r, right_cost) = if shared {
+            self.shape_both(s0, s1, at, [sample, &lacking], right, m, depth)
+        } else {
+            let left = self.shape(s0, at, sample, right, depth + 1);
+            let r = self.shapes.len();
+            (
+                left,
+                r,
+                self.shape(s1, at + split, &lacking, right | m, depth + 1),
+            )
+        };
+        let cost = queries * FILTER + left + right_cost;
         if cost < leaf {
             self.shapes[me] = Shape::Split { bit, right: r };
             cost
@@ -136,6 +169,57 @@ impl Shaper {
             });
             leaf
         }
+    }
+
+    /// The two sides of a split on the bits `m` (`s0` without them, from `at`; `s1` with
+    /// them) shaped as [`Shaper::shape`] does in turn, on the pool's free threads: each side
+    /// into a list of its own, then both appended, their split indices moved by where they
+    /// land, so that the shape is the same node for node. Returns the left side's cost,
+    /// where the right side starts and its cost.
+    #[allow(clippy::too_many_arguments)]
+    fn shape_both(
+        &mut self,
+        s0: &mut [u64],
+        s1: &mut [u64],
+        at: usize,
+        [sample, lacking]: [&[u64]; 2],
+        right: u64,
+        m: u64,
+        depth: usize,
+    ) -> (f64, usize, f64) {
+        let split = s0.len();
+        let (mut l, mut r) = (self.empty(), self.empty());
+        let (left, right_cost) = rayon::join(
+            || l.shape(s0, at, sample, right, depth + 1),
+            || r.shape(s1, at + split, lacking, right | m, depth + 1),
+        );
+        self.append(l.shapes);
+        let start = self.shapes.len();
+        self.append(r.shapes);
+        (left, start, right_cost)
+    }
+
+    /// A shaper like this one with no node yet.
+    fn empty(&self) -> Shaper {
+        Shaper {
+            extracts: self.extracts,
+            bits: self.bits,
+            weight: self.weight,
+            shapes: Vec::new(),
+        }
+    }
+
+    /// Appends the nodes of a subtree shaped on its own (its split indices from 0).
+    fn append(&mut self, shapes: Vec<Shape>) {
+        let base = self.shapes.len();
+        self.shapes
+            .extend(shapes.into_iter().map(|shape| match shape {
+                Shape::Split { bit, right } => Shape::Split {
+                    bit,
+                    right: right + base,
+                },
+                other => other,
+            }));
     }
 
     /// A query's visits to a leaf of `len` patterns packed to `live`.

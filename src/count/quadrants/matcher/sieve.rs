@@ -12,9 +12,10 @@
 //! [`Simd::extract`]: crate::count::arch::Simd::extract
 
 pub use super::shape::{cost, Shaped};
-use super::shape::{keep_patterns, shape, Shape, MAX_DEPTH};
+use super::shape::{keep_patterns, shape, shares, walk_shared, Shape, MAX_DEPTH, SHARED_QUERIES};
 use super::{Matcher, BLOCK};
 use crate::count::arch::{Build, PerBuild, Simd};
+use rayon::prelude::*;
 
 /// A node of the sieve, in preorder: a split's left child follows it.
 #[derive(Debug, Clone)]
@@ -61,23 +62,27 @@ impl Shaped {
             patterns: s,
             shapes,
         } = self;
-        let nodes = shapes
-            .into_iter()
-            .map(|shape| match shape {
-                Shape::Empty => Node::Empty,
-                Shape::Split { bit, right } => Node::Split { bit, right },
-                Shape::Leaf { range, live } => {
-                    let patterns = &s[range];
-                    let matcher = if live == u64::MAX {
-                        Matcher::new(build, patterns, bits)
-                    } else {
-                        let packed = build.run(Pack { patterns, live });
-                        Matcher::new(build, &packed, live.count_ones())
-                    };
-                    Node::Leaf { live, matcher }
-                }
-            })
-            .collect();
+        let node = |shape| match shape {
+            Shape::Empty => Node::Empty,
+            Shape::Split { bit, right } => Node::Split { bit, right },
+            Shape::Leaf { range, live } => {
+                let patterns = &s[range];
+                let matcher = if live == u64::MAX {
+                    Matcher::new(build, patterns, bits)
+                } else {
+                    let packed = build.run(Pack { patterns, live });
+                    Matcher::new(build, &packed, live.count_ones())
+                };
+                Node::Leaf { live, matcher }
+            }
+        };
+        // Each leaf's tables on their own: on a pool of several threads, its free threads
+        // build them (a large sieve's tables are a third of its row set's time at N = 27).
+        let nodes = if shares(s.len()) {
+            shapes.into_par_iter().with_max_len(16).map(node).collect()
+        } else {
+            shapes.into_iter().map(node).collect()
+        };
         keep_patterns(s);
         Sieve { nodes, build }
     }
@@ -123,10 +128,43 @@ impl Sieve {
         2 * stored.div_ceil(BLOCK)
     }
 
-    /// The number of (stored, query) pairs with no bit in common.
+    /// The number of (stored, query) pairs with no bit in common. On a pool of several
+    /// threads, the sieve's top splits hand their branches to its free threads
+    /// ([`walk_shared`]): the sieve is read by all of them, built once, and each query list
+    /// still walks each node once. (A thread alone counts them in one walk.)
     pub fn count(&self, queries: &[u64]) -> u64 {
+        match walk_shared(queries.len()) {
+            Some(depth) => self.count_shared(0, queries, depth),
+            None => self.count_from(0, queries),
+        }
+    }
+
+    /// The pairs of the subtree at node `at` with `queries`, its splits down to `depth` more
+    /// levels handing their branches to the pool's free threads.
+    fn count_shared(&self, at: usize, queries: &[u64], depth: usize) -> u64 {
+        match &self.nodes[at] {
+            Node::Split { bit, right } if depth > 0 && queries.len() >= SHARED_QUERIES => {
+                let lacking = self.build.run(Lacking {
+                    queries,
+                    m: 1 << bit,
+                });
+                #[cfg(test)]
+                SHARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let (left, right) = rayon::join(
+                    || self.count_shared(at + 1, queries, depth - 1),
+                    || self.count_shared(*right, &lacking, depth - 1),
+                );
+                left + right
+            }
+            _ => self.count_from(at, queries),
+        }
+    }
+
+    /// The pairs of the subtree at node `at` with `queries`, in one walk on this thread.
+    fn count_from(&self, at: usize, queries: &[u64]) -> u64 {
         self.build.run(CountAll {
             sieve: self,
+            root: at,
             queries,
         })
     }
@@ -137,9 +175,15 @@ impl Sieve {
     /// its list for its right branch into the next buffer; the right branch is walked first,
     /// so the left one finds its parent's list intact.
     #[inline(always)]
-    fn walk<S: Simd>(&self, simd: S, queries: &[u64], buffers: &mut [Vec<u64>]) -> u64 {
+    fn walk<S: Simd>(
+        &self,
+        simd: S,
+        root: usize,
+        queries: &[u64],
+        buffers: &mut [Vec<u64>],
+    ) -> u64 {
         let mut total = 0;
-        let mut stack = vec![(0usize, 0usize)];
+        let mut stack = vec![(root, 0usize)];
         while let Some((at, list)) = stack.pop() {
             let (below, above) = buffers.split_at_mut(list);
             let qs = if list == 0 { queries } else { &below[list - 1] };
@@ -163,10 +207,32 @@ impl Sieve {
     }
 }
 
-/// [`Sieve::count`] in one build.
+/// Splits whose branches a count handed to the pool ([`Sieve::count_shared`]): how the tests
+/// know they reached that path.
+#[cfg(test)]
+pub(crate) static SHARED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// [`Sieve::count_from`] in one build.
 struct CountAll<'a> {
     sieve: &'a Sieve,
+    root: usize,
     queries: &'a [u64],
+}
+
+/// The queries that lack the bits `m`, in one build.
+struct Lacking<'a> {
+    queries: &'a [u64],
+    m: u64,
+}
+
+impl PerBuild for Lacking<'_> {
+    type Out = Vec<u64>;
+    #[inline(always)]
+    fn run<S: Simd>(self, simd: S) -> Vec<u64> {
+        let mut out = Vec::new();
+        simd.keep_lacking(self.queries, self.m, &mut out);
+        out
+    }
 }
 
 impl PerBuild for CountAll<'_> {
@@ -175,7 +241,7 @@ impl PerBuild for CountAll<'_> {
     fn run<S: Simd>(self, simd: S) -> u64 {
         let mut buffers = LISTS.with(|l| l.take());
         buffers.resize_with(MAX_DEPTH + 1, Vec::new);
-        let found = self.sieve.walk(simd, self.queries, &mut buffers);
+        let found = self.sieve.walk(simd, self.root, self.queries, &mut buffers);
         // A thread that is exiting has no lists to keep them in: they are freed.
         let _ = LISTS.try_with(|l| *l.borrow_mut() = buffers);
         found
@@ -238,6 +304,65 @@ mod tests {
                 assert_eq!(sieve.count(&q[100..]), plain(&p, &q[100..]));
                 assert_eq!(sieve.count(&[]), 0);
             }
+        }
+    }
+
+    /// The sieve's nodes as plain values: a split's bit and right index, or a leaf's live
+    /// bits, chunks and tables.
+    type Outline = Vec<(
+        u32,
+        usize,
+        u64,
+        Vec<super::super::counters::Pair>,
+        Vec<super::super::counters::Lanes>,
+    )>;
+    fn outline(sieve: &Sieve) -> Outline {
+        sieve
+            .nodes
+            .iter()
+            .map(|n| match n {
+                Node::Empty => (0, 0, 0, Vec::new(), Vec::new()),
+                Node::Split { bit, right } => (*bit, *right, 0, Vec::new(), Vec::new()),
+                Node::Leaf { live, matcher } => (
+                    u32::MAX,
+                    matcher.chunks,
+                    *live,
+                    matcher.pairs.clone(),
+                    matcher.single.clone(),
+                ),
+            })
+            .collect()
+    }
+
+    /// A sieve shaped, built and counted by the threads of a pool (its splits' sides shaped
+    /// at once, its leaves' tables built at once, its top splits' branches walked at once) is
+    /// the sieve one thread builds, node for node and byte for byte, and counts what one
+    /// thread counts, in every build.
+    #[test]
+    fn a_sieve_shared_by_a_pool_is_the_one_a_thread_builds() {
+        let pool = |t| crate::count::engine::pool(t).unwrap();
+        let (one, four) = (pool(1), pool(4));
+        for build in crate::count::quadrants::builds() {
+            let mut next = Sparse::new();
+            let p: Vec<u64> = (0..40_000).map(|_| next.bits(36)).collect();
+            let q: Vec<u64> = (0..6_000).map(|_| next.bits(36)).collect();
+            let alone = one.install(|| Sieve::expecting(build, &p, &q, 1 << 20, 36));
+            let shared = four.install(|| Sieve::expecting(build, &p, &q, 1 << 20, 36));
+            let splits = alone
+                .nodes
+                .iter()
+                .filter(|n| matches!(n, Node::Split { .. }));
+            assert!(splits.count() > 16, "{}: too few splits", build.name());
+            assert!(outline(&alone) == outline(&shared), "{}", build.name());
+            let before = SHARED.load(std::sync::atomic::Ordering::Relaxed);
+            let want = plain(&p, &q);
+            assert_eq!(one.install(|| alone.count(&q)), want, "{}", build.name());
+            assert_eq!(four.install(|| shared.count(&q)), want, "{}", build.name());
+            assert_eq!(
+                four.install(|| alone.count(&q[..1000])),
+                plain(&p, &q[..1000])
+            );
+            assert!(SHARED.load(std::sync::atomic::Ordering::Relaxed) > before);
         }
     }
 
