@@ -456,3 +456,171 @@ fn completions_and_the_man_page_name_every_subcommand() {
     let out = nqueens().args(["completions", "tcsh"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 57, 7: a 0-based board read as 1-based names the option that reads it; a directory
+/// given to `verify` is bad input (exit 2), as a missing file is.
+#[test]
+fn verify_names_zero_based_and_refuses_a_directory_as_bad_input() {
+    let listed = stdout_of(&["list", "8", "--zero-based", "--limit", "1"]);
+    let out = nqueens()
+        .arg("verify")
+        .write_stdin(listed.clone())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'0' is not a column") && err.contains("--zero-based"),
+        "{err}"
+    );
+    let ok = nqueens()
+        .args(["verify", "--zero-based"])
+        .write_stdin(listed)
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let out = nqueens().args(["verify", dir]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+}
+
+/// Issue 56, 11: `bench --compare OTHER` checks the other binary's `n` and `total` against
+/// A000170 in this process: one that says `"total":1` with `"matches_known":true` for N = 8
+/// is refused (exit 3), not timed.
+#[test]
+fn bench_compare_checks_the_other_count_itself() {
+    let dir = common::tmpdir("cli", "fake-other");
+    let version = stdout_of(&["--version"]);
+    let fake = dir.join("nqueens");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then printf '%s' '{}'; exit 0; fi\n\
+             echo '{{\"n\":8,\"total\":1,\"matches_known\":true,\"seconds\":0.01}}'\n",
+            version.trim_end()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "8",
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+            "--compare",
+        ])
+        .arg(&fake)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("not A000170(8) = 92"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 57, 4: `count N -o FILE.json` writes the JSON report (the format from the name, as
+/// `bench --export` takes it); another name gets the text.
+#[test]
+fn count_output_named_json_is_json() {
+    let dir = common::tmpdir("cli", "out-json");
+    for (name, json) in [("x.json", true), ("x.JSON", true), ("x.txt", false)] {
+        let f = dir.join(name);
+        nqueens()
+            .args(["count", "12", "-t", "1", "-o"])
+            .arg(&f)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&f).unwrap();
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) if json => assert_eq!(v["total"], 14200, "{name}"),
+            Err(_) if !json => assert!(text.contains("14200"), "{name}: {text}"),
+            other => panic!("{name}: {other:?}: {text}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 57, 3: a shard counted with its standard output on a terminal shows a summary and
+/// how to save the file (its JSON was 229 KB on the screen at N = 17); piped, or with
+/// --json, it is the JSON `merge` reads. (The terminal is `script`'s.)
+#[test]
+fn a_shard_on_a_terminal_shows_a_summary_and_how_to_save_it() {
+    let me = env!("CARGO_BIN_EXE_nqueens");
+    let on_tty = |extra: &str| {
+        let out = std::process::Command::new("script")
+            .args([
+                "-qec",
+                &format!("{me} count 12 --shard 0/3 -t 1 {extra}"),
+                "/dev/null",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let shown = on_tty("");
+    assert!(shown.contains("shard      0 of 3 for N = 12"), "{shown}");
+    assert!(shown.contains("-o shard-0.json"), "{shown}");
+    assert!(!shown.contains("\"format\""), "{shown}");
+    assert!(on_tty("--json").contains("\"format\":\"nqueens-shard\""));
+    let piped = json(&["count", "12", "--shard", "0/3", "-t", "1"]);
+    assert_eq!(piped["format"], "nqueens-shard");
+}
+
+/// Issue 57, 1: every command has its man page: `man COMMAND` prints it (its options
+/// described), `man --dir DIR` writes them all (nqueens.1, nqueens-count.1, …) for `man` to
+/// find; an unknown command or a missing directory is refused.
+#[test]
+fn every_command_has_a_man_page() {
+    let count = stdout_of(&["man", "count"]);
+    assert!(count.contains(".TH nqueens-count 1"), "{count}");
+    assert!(
+        count.contains("\\-\\-shard") && count.contains("\\-\\-checkpoint"),
+        "{count}"
+    );
+    let dir = common::tmpdir("cli", "man-pages");
+    nqueens()
+        .args(["man", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success();
+    for page in [
+        "nqueens.1",
+        "nqueens-count.1",
+        "nqueens-merge.1",
+        "nqueens-status.1",
+    ] {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(text.contains(".TH"), "{page}");
+    }
+    assert_bad_input(&[
+        (&["man", "nope"], "no command `nope`"),
+        (&["man", "--dir", "/no/such/dir"], "not a directory"),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 57, 6: a chart that cannot be written is found out before the table is counted (it
+/// computed every row, then failed).
+#[test]
+fn a_chart_that_cannot_be_written_is_refused_before_the_work() {
+    for args in [
+        &["table", "1..10", "--plot", "/no/such/dir/x.svg"][..],
+        &["bench", "--n", "8", "--plot", "/no/such/dir/x.svg"][..],
+    ] {
+        let out = nqueens().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: counted first");
+        assert!(
+            err.contains("cannot write chart /no/such/dir/x.svg"),
+            "{err}"
+        );
+    }
+}

@@ -66,7 +66,10 @@ fn bad_input_is_an_error_not_a_panic() {
     let bad = |o: Options, n: u32| nqueens::count(n, &o).unwrap_err().to_string();
     assert!(bad(Options::default(), 65).contains("between 1 and 64"));
     assert!(bad(Options::default(), 0).contains("between 1 and 64"));
-    assert!(bad(Options::default().with_threads(0), 8).contains("at least 1"));
+    // Issue 57, 9: 0 threads is every logical CPU, as in rayon; past the most, an error.
+    let all = nqueens::count(8, &Options::default().with_threads(0)).unwrap();
+    assert_eq!((all.total, all.threads), (92, num_cpus::get()));
+    assert!(bad(Options::default().with_threads(100_000), 8).contains("threads"));
     assert!(bad(Options::default().with_split_depth(7), 8).contains("1, 2 or 3"));
     assert!(bad(Options::default().with_placed(&[(0, 0), (1, 1)]), 8).contains("diagonal"));
     assert!(bad(Options::default().with_placed(&[(9, 0)]), 8).contains("off the 8×8 board"));

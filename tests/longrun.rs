@@ -383,3 +383,45 @@ fn a_second_signal_does_not_cut_the_save_short_and_sighup_saves_too() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 56, 1: a shard's result written over its own checkpoint (or the checkpoint's lock
+/// file), however spelled, is refused before counting: it would replace the checkpoint and
+/// then be removed with it, leaving nothing. The checkpoint already there is left alone; a
+/// result beside it is written, and the finished shard's checkpoint removed.
+#[test]
+fn a_result_over_its_own_checkpoint_or_lock_is_refused_before_counting() {
+    let dir = tmpdir("out-is-ckpt");
+    let count = |ckpt: &str, out: &str| {
+        let mut c = nqueens();
+        c.current_dir(&dir)
+            .args(["count", "12", "--shard", "0/3", "-t", "1"])
+            .args(["--checkpoint", ckpt, "-o", out]);
+        c
+    };
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    for (ckpt, out) in [
+        ("s0.json", "s0.json"),
+        ("./s1.json", "s1.json"),
+        ("s1.json", "sub/../s1.json"),
+        ("s2.json", "s2.json.lock"),
+        ("sub/s3.json", "./sub/s3.json.lock"),
+    ] {
+        assert_refused(&mut count(ckpt, out), "is the checkpoint");
+        assert!(!dir.join(out).exists(), "{out} written");
+    }
+    // A symlinked checkpoint: the result over the file it points to.
+    std::fs::write(dir.join("real.json"), b"").unwrap();
+    std::os::unix::fs::symlink("real.json", dir.join("link.json")).unwrap();
+    assert_refused(&mut count("link.json", "real.json"), "is the checkpoint");
+    assert_eq!(std::fs::read(dir.join("real.json")).unwrap(), b"");
+    // The way it is meant to be used.
+    count("s4.ckpt", "s4.json").assert().success();
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join("s4.json")).unwrap()).unwrap();
+    assert_eq!(v["format"], "nqueens-shard");
+    assert_eq!(v["shard"]["index"], 0);
+    assert!(
+        !dir.join("s4.ckpt").exists(),
+        "finished shard's checkpoint removed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,9 +17,17 @@ fn edit(f: &PathBuf, old: &str, new: &str) {
 
 /// Merge, status and audit each refuse the file, exit 2, naming what is wrong.
 fn all_refuse(files: &[PathBuf], says: &str) {
-    for cmd in ["merge", "status", "audit"] {
+    for cmd in ["merge", "audit"] {
         assert_refused(nqueens().arg(cmd).args(strs(files)), says);
     }
+    // Status names the file and why, with exit 2, and still reports the other shards (issue
+    // 56, 6: one bad file must not hide the progress of the rest).
+    nqueens()
+        .arg("status")
+        .args(strs(files))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(says));
 }
 
 /// 3: class counts on a plan that has none (a `--place` run: a made-up unique count); none

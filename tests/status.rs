@@ -116,9 +116,27 @@ fn finished_partial_missing_and_foreign_shards() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("shard   3  missing    nothing yet"), "{text}");
     assert!(text.contains("foreign"), "{text}");
-    // Finished: exit 0 (once the foreign file is gone).
+    // Every shard finished beside a foreign file (issue 56, 7): status says what merge of the
+    // directory says, a refusal (exit 2), not "complete".
     run(&["count", "13", "--shard", "2/4"], &r.join("s2.json"));
     run(&["count", "13", "--shard", "3/4"], &r.join("s3.json"));
+    let out = nqueens()
+        .args(["status", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("merge refuses a directory that mixes counts"),
+        "{text}"
+    );
+    assert!(!text.contains("complete"), "{text}");
+    let merged = nqueens()
+        .args(["merge", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(2), "{merged:?}");
+    // Finished: exit 0 once the foreign file is gone.
     std::fs::remove_file(r.join("foreign.json")).unwrap();
     let (code, v) = status(&dir);
     assert_eq!(code, Some(0), "{v}");
@@ -137,17 +155,50 @@ fn finished_partial_missing_and_foreign_shards() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 56, 6: a damaged (truncated) file is named, with exit 2, and the other shards are
+/// still reported: in a run of a million files one bad file must not hide the rest.
 #[test]
 fn a_damaged_file_is_named_with_exit_2() {
     let dir = tmpdir("damaged");
     let r = dir.join("results");
-    run(&["count", "12", "--shard", "0/2"], &r.join("s0.json"));
+    run(&["count", "12", "--shard", "0/3"], &r.join("s0.json"));
+    run(&["count", "12", "--shard", "2/3"], &r.join("s2.json"));
     let text = std::fs::read_to_string(r.join("s0.json")).unwrap();
     std::fs::write(r.join("s1.json"), &text[..text.len() / 2]).unwrap();
-    assert_refused(nqueens().args(["status", dir.to_str().unwrap()]), "s1.json");
+    let report = |what: &str| {
+        let out = nqueens()
+            .args(["status", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(stderr.contains(what), "{stderr}");
+        let damaged = stdout
+            .lines()
+            .find(|l| l.starts_with("damaged"))
+            .unwrap_or("");
+        assert!(
+            damaged.contains(what) && damaged.contains("truncated"),
+            "{stdout}"
+        );
+        stdout
+    };
+    let stdout = report("s1.json");
+    assert!(stdout.contains("shard   0  finished"), "{stdout}");
+    assert!(stdout.contains("shard   2  finished"), "{stdout}");
+    assert!(!stdout.contains("complete"), "{stdout}");
+    let (code, v) = status(&dir);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        (v["finished"].clone(), v["damaged"].as_array().map(Vec::len)),
+        (2.into(), Some(1))
+    );
     std::fs::write(dir.join("checkpoints/c.ckpt"), "{").unwrap();
     std::fs::remove_file(r.join("s1.json")).unwrap();
-    assert_refused(nqueens().args(["status", dir.to_str().unwrap()]), "c.ckpt");
+    report("c.ckpt");
     let empty = tmpdir("empty");
     assert_refused(
         nqueens().args(["status", empty.to_str().unwrap()]),
@@ -252,4 +303,160 @@ fn a_single_run_has_a_status() {
     assert_eq!(v["tasks"], 12972);
     assert!(v["core_seconds_left"].as_f64().unwrap() > 0.0, "{v}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 5: a file the walk found that is gone when it is read (a shard finishing while
+/// status reads: its checkpoint removed) is reported as vanished, not as an error; a file
+/// named on the command line that does not exist is still refused.
+#[test]
+fn a_file_gone_while_status_reads_is_in_flux_not_an_error() {
+    use nqueens::longrun::status::{files, status};
+    let dir = tmpdir("vanished");
+    for i in 0..3 {
+        run(
+            &["count", "12", "--shard", &format!("{i}/3")],
+            &dir.join(format!("s{i}.json")),
+        );
+    }
+    let found = files(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(found.len(), 3);
+    std::fs::remove_file(dir.join("s1.json")).unwrap();
+    let s = status(&found, &nqueens::Options::default())
+        .unwrap()
+        .expect("a shard run");
+    assert_eq!((s.finished, s.missing), (2, 1));
+    assert_eq!(s.vanished, vec![dir.join("s1.json").display().to_string()]);
+    assert!(s.damaged.is_empty() && !s.complete());
+    assert_refused(
+        nqueens().args(["status", dir.join("s1.json").to_str().unwrap()]),
+        "no such file",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 9: a finished result linked into the run directory (`ln -s ../scratch/s2.json
+/// run/`) is read as the result, by status and merge alike, not skipped in silence.
+#[test]
+fn a_result_linked_into_the_run_is_read() {
+    let dir = tmpdir("linked");
+    let (run_dir, scratch) = (dir.join("run"), dir.join("scratch"));
+    std::fs::create_dir_all(&run_dir).unwrap();
+    std::fs::create_dir_all(&scratch).unwrap();
+    for i in 0..2 {
+        run(
+            &["count", "12", "--shard", &format!("{i}/3")],
+            &run_dir.join(format!("s{i}.json")),
+        );
+    }
+    run(&["count", "12", "--shard", "2/3"], &scratch.join("s2.json"));
+    std::os::unix::fs::symlink("../scratch/s2.json", run_dir.join("s2.json")).unwrap();
+    let (code, v) = status(&run_dir);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        (v["finished"].clone(), v["total"].clone()),
+        (3.into(), "14200".into())
+    );
+    let merged = common::json(&["merge", "--json", run_dir.to_str().unwrap()]);
+    assert_eq!(merged["total"], 14200);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 8: a shard run that fails merge's checks (a forged, resealed shard) beside a
+/// whole count's finished checkpoint: the shard run's error is reported (exit 2), with the
+/// whole count's line beside it, not the checkpoint alone with exit 0.
+#[test]
+fn a_failing_shard_run_is_reported_beside_a_whole_count() {
+    let dir = tmpdir("forged-beside-whole");
+    let r = dir.join("results");
+    for i in 0..2 {
+        run(
+            &["count", "12", "--shard", &format!("{i}/2")],
+            &r.join(format!("s{i}.json")),
+        );
+    }
+    let text = std::fs::read_to_string(r.join("s1.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let tasks = v["tasks"].as_u64().unwrap();
+    let forged = text.replacen(
+        &format!("\"tasks\":{tasks},"),
+        &format!("\"tasks\":{},", tasks + 1),
+        1,
+    );
+    assert_ne!(forged, text);
+    std::fs::write(r.join("s1.json"), common::forge::reseal(&forged)).unwrap();
+    let ckpt = dir.join("checkpoints/whole.ckpt");
+    run(
+        &["count", "12", "--checkpoint", ckpt.to_str().unwrap()],
+        &dir.join("whole.out"),
+    );
+    assert!(ckpt.exists());
+    let out = nqueens()
+        .args(["status", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("s1.json"), "{stderr}");
+    assert!(stdout.contains("whole.ckpt"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 4: a run of many shards is summarised (the missing ones as ranges, no line a
+/// shard), `--all` gives every line, the JSON keeps every shard, and `--list FILE` reads the
+/// run's files from a list as merge and audit do.
+#[test]
+fn a_large_run_is_summarised_and_read_from_a_list() {
+    let dir = tmpdir("summary");
+    let r = dir.join("results");
+    for i in [0, 5] {
+        run(
+            &["count", "12", "--shard", &format!("{i}/40")],
+            &r.join(format!("s{i}.json")),
+        );
+    }
+    let text = |args: &[&str]| {
+        let out = nqueens().arg("status").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let d = dir.to_str().unwrap();
+    let short = text(&[d]);
+    assert!(short.contains("missing    shards 1-4, 6-39\n"), "{short}");
+    assert!(!short.contains("shard  39"), "{short}");
+    assert!(short.lines().count() < 8, "{short}");
+    let all = text(&[d, "--all"]);
+    assert!(all.contains("shard  39  missing    nothing yet"), "{all}");
+    assert!(all.contains("shard   5  finished"), "{all}");
+    let (_, v) = status(&dir);
+    assert_eq!(v["states"].as_array().map(Vec::len), Some(40));
+    let list = dir.join("files.txt");
+    std::fs::write(
+        &list,
+        format!(
+            "# the run\n{}\n{}\n",
+            r.join("s0.json").display(),
+            r.join("s5.json").display()
+        ),
+    )
+    .unwrap();
+    assert_eq!(text(&["--list", list.to_str().unwrap()]), short);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 14: `status --help` says how deep a directory is searched as the code does.
+#[test]
+fn the_help_says_how_deep_directories_are_searched() {
+    let help = common::stdout_of(&["status", "--help"]);
+    let depth = nqueens::longrun::status::DIRECTORY_DEPTH;
+    let said = format!("searched {depth} levels deep");
+    assert!(
+        help.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(&said),
+        "{help}"
+    );
 }

@@ -194,12 +194,19 @@ fn split_block(block: Block) -> Split {
 fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
     match tok.parse::<usize>() {
         Ok(v) if v >= off => Ok(v - off),
+        // A 0 where counting starts at 1: most likely a board written 0-based.
+        Ok(0) => Err(bad(
+            line,
+            format!(
+                "'{tok}' is not a {what}: expected a whole number from {off} (coordinates are \
+                 {off}-based; for a board written 0-based, give `zero_based`)"
+            ),
+        )),
         _ => Err(bad(
             line,
             format!(
                 "'{tok}' is not a {what}: expected a whole number from {off} (coordinates are \
-                 {}-based)",
-                off
+                 {off}-based)"
             ),
         )),
     }

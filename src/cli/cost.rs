@@ -28,10 +28,14 @@ pub fn duration(s: f64) -> String {
 /// The note to print before counting an `n` board (or `shard` of it) with `algorithm` on
 /// `threads` workers, if it takes long enough to deserve one; the refusal, if it cannot finish
 /// in a lifetime and `force` is not given. Placed queens count an unknown part: no note.
+///
+/// A count projected past [`ASK_PAST_SECONDS`] of wall time on `threads` with nothing to
+/// resume from (`resumable`: no checkpoint, no shard) is refused too without `force`: long
+/// work that starts by mistake should be stopped before it starts, not after a day.
 pub fn before_counting(
     n: u32,
     algorithm: Algorithm,
-    (placed, shard): (bool, Option<Shard>),
+    (placed, shard, resumable): (bool, Option<Shard>, bool),
     threads: usize,
     force: bool,
 ) -> Result<Option<String>, Error> {
@@ -70,6 +74,26 @@ pub fn before_counting(
         threads,
         if threads == 1 { "" } else { "s" }
     );
+    refuse_long(&cost, (core, wall), force, resumable)?;
+    Ok((core > QUIET_CORE_SECONDS).then(|| {
+        let keep = if shard.is_some() {
+            ""
+        } else {
+            "; Ctrl-C stops it (with --checkpoint FILE the finished tasks are kept)"
+        };
+        format!("note: {cost}{keep}")
+    }))
+}
+
+/// Refuses, unless `force`, a count (said as `cost`) of `core` core-seconds that takes `wall`
+/// seconds on its threads: past a lifetime (with advice on shards where a million cores could
+/// count it), or past a day with nothing to resume from (not `resumable`).
+fn refuse_long(
+    cost: &str,
+    (core, wall): (f64, f64),
+    force: bool,
+    resumable: bool,
+) -> Result<(), Error> {
     if wall > LIFETIME_SECONDS && !force {
         // Shards help only where many machines together can finish in a lifetime.
         let advice = if core / MANY_CORES > LIFETIME_SECONDS {
@@ -87,14 +111,23 @@ pub fn before_counting(
             "{cost}, more than a lifetime: nothing is counted{advice}"
         )));
     }
-    Ok((core > QUIET_CORE_SECONDS).then(|| {
-        let keep = if shard.is_some() {
-            ""
-        } else {
-            "; Ctrl-C stops it (with --checkpoint FILE the finished tasks are kept)"
-        };
-        format!("note: {cost}{keep}")
-    }))
+    if wall > ASK_PAST_SECONDS && !force && !resumable {
+        return Err(Error::Usage(format!(
+            "{cost}, past a day with no checkpoint to resume from: nothing is counted. Give \
+             --checkpoint FILE (the finished tasks are kept; the same command resumes), count \
+             it in shards (--shard I/K), or ask for it anyway with --force"
+        )));
+    }
+    Ok(())
+}
+
+/// Wall seconds past which a count with nothing to resume from needs `--force`: a day.
+pub const ASK_PAST_SECONDS: f64 = 86_400.0;
+
+/// The rough wall seconds of counting an `n` board with `algorithm` on `threads` workers
+/// (the scale [`before_counting`] says).
+pub fn rough_wall_seconds(n: u32, algorithm: Algorithm, threads: usize) -> f64 {
+    algorithm.rough_core_seconds(n) / threads.max(1) as f64
 }
 
 /// The most cores a count in shards is advised for: a large cluster's worth.

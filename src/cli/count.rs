@@ -6,6 +6,7 @@ use super::report::CountReport;
 use super::{print, EngineArgs, PlaceArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use nqueens::longrun::files;
+use nqueens::longrun::result::ShardResult;
 use nqueens::longrun::shard::Shard;
 use nqueens::longrun::{self, LongRun, Outcome};
 use nqueens::{Error, Progress, Totals};
@@ -36,7 +37,9 @@ pub struct CountArgs {
     /// the report.
     #[arg(long)]
     pub zero_based: bool,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text (also what `-o FILE.json` writes). A shard's
+    /// result is its JSON file for `merge` whenever standard output is not a terminal; on a
+    /// terminal a summary is shown unless --json asks for the JSON.
     #[arg(long)]
     pub json: bool,
     /// Write the result to FILE instead of stdout, atomically (a temporary file in FILE's
@@ -69,7 +72,8 @@ pub struct CountArgs {
     #[arg(long, short = 'q', conflicts_with = "progress")]
     pub quiet: bool,
     /// Count even what cannot finish in a lifetime (a hundred years on the threads given, by
-    /// a rough scale): refused without it.
+    /// a rough scale), or what takes past a day with no --checkpoint or --shard to resume
+    /// from: refused without it, before anything is counted.
     #[arg(long)]
     pub force: bool,
 }
@@ -234,13 +238,25 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let algorithm = opts.resolved_algorithm(a.n);
     let placed = !opts.placed.is_empty();
     let threads = opts.resolved_threads();
-    if let Some(cost) = before_counting(a.n, algorithm, (placed, a.shard), threads, a.force)? {
+    let resumable = a.shard.is_some() || a.checkpoint.is_some();
+    let said = before_counting(
+        a.n,
+        algorithm,
+        (placed, a.shard, resumable),
+        threads,
+        a.force,
+    )?;
+    if let Some(cost) = said {
         if !a.quiet {
             note!("{cost}");
         }
     }
     if let Some(out) = &a.output {
-        // A result that cannot be written is found out now, not after the count.
+        // A result that cannot be written is found out now, not after the count, and so is
+        // one that would overwrite the checkpoint (then removed with it: nothing left).
+        if let Some(c) = &a.checkpoint {
+            files::check_not_checkpoint(out, c)?;
+        }
         files::check_writable(out, "result")?;
     }
     let (cancel, which) = watch_signals()?;
@@ -261,6 +277,13 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     match end {
+        // A person at a terminal reads a summary; the JSON goes to a file, a pipe, or to
+        // whoever asks for it with --json.
+        Ok(Outcome::Shard(r))
+            if a.output.is_none() && !a.json && std::io::stdout().is_terminal() =>
+        {
+            print(&shard_summary(&r))
+        }
         Ok(Outcome::Shard(r)) => {
             emit(a.output.as_deref(), &(serde_json::to_string(&r)? + "\n"))?;
             if let (Some(_), Some(c)) = (&a.output, &a.checkpoint) {
@@ -269,7 +292,11 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Ok(Outcome::Whole(t)) => report_out(&t, (a.json, a.zero_based), a.output.as_deref()),
+        Ok(Outcome::Whole(t)) => {
+            // The format of `-o FILE.json` is JSON, as `bench --export` takes it from the name.
+            let json = a.json || a.output.as_deref().is_some_and(named_json);
+            report_out(&t, (json, a.zero_based), a.output.as_deref())
+        }
         Err(e @ Error::Cancelled { .. }) => Err(interrupted(e, which.load(Ordering::SeqCst))),
         Err(e) => Err(e.into()),
     }
@@ -294,6 +321,27 @@ fn report_out(
         emit(output, &report.to_text())?;
     }
     Ok(totals.cross_check()?)
+}
+
+/// Whether `path` is named as a JSON file (`.json`, any case).
+fn named_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// What a shard's result says to a person at a terminal: its counts, and how to keep the
+/// file `merge` reads (its JSON, written with -o or to a pipe).
+fn shard_summary(r: &ShardResult) -> String {
+    let (i, k) = (r.shard.index, r.shard.count);
+    format!(
+        "shard      {i} of {k} for N = {n}: {tasks} tasks, {total} solutions in {secs:.1} s\n\
+         result     not saved: its file for `nqueens merge` is JSON, written to a file or a pipe: \
+         nqueens count {n} --shard {i}/{k} -o shard-{i}.json (or --json to print it here)\n",
+        n = r.plan.n,
+        tasks = r.tasks,
+        total = r.counts.total,
+        secs = r.seconds,
+    )
 }
 
 /// Writes a result to stdout, or to file `output` atomically.

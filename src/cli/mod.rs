@@ -93,8 +93,9 @@ pub enum Command {
     Tree(trace::TreeArgs),
     /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
     Completions(ship::CompletionsArgs),
-    /// Print the man page (roff), generated from these definitions.
-    Man,
+    /// Print a man page (roff), nqueens(1) or a command's, generated from these definitions;
+    /// or write them all to a directory (--dir).
+    Man(ship::ManArgs),
 }
 
 /// A value parser for an enum the library names: its names listed in `--help`, parsed by its
@@ -233,7 +234,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Trace(a) => trace::run_trace(a),
         Command::Tree(a) => trace::run_tree(a),
         Command::Completions(a) => ship::completions(a),
-        Command::Man => ship::man(),
+        Command::Man(a) => ship::man(a),
     }
     .map(|()| 0)
 }
@@ -320,8 +321,9 @@ pub fn guard_stdout() {
 /// Maps an error to the process exit code (see `nqueens --help`).
 /// The library's options as its messages name them (`` `max_memory` ``: the field of
 /// `Options` or `LongRun`), and the flags that set them on the command line.
-const FLAGS: [(&str, &str); 8] = [
+const FLAGS: [(&str, &str); 9] = [
     ("`max_memory`", "--max-memory"),
+    ("`zero_based`", "--zero-based"),
     ("`shard`", "--shard I/K"),
     ("`threads`", "--threads"),
     ("the `symmetric` algorithm", "--algorithm symmetric"),

@@ -29,10 +29,14 @@ fn failed(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io_failed(format!("cannot draw the chart {}: {e}", path.display()))
 }
 
-/// Checks that a chart goes to an `.svg` file (the only format drawn).
+/// Checks, before any work, that a chart goes to an `.svg` file (the only format drawn) that
+/// can be written.
 pub fn check_svg_path(path: &Path) -> Result<(), Error> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => Ok(()),
+        // Written to now, as `count -o` checks its file: not found out after the work.
+        Some(e) if e.eq_ignore_ascii_case("svg") => {
+            nqueens::longrun::files::check_writable(path, "chart")
+        }
         _ => Err(Error::Usage(format!(
             "--plot {} : charts are written as SVG; give a file name ending in .svg",
             path.display()

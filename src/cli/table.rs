@@ -1,7 +1,7 @@
 //! `nqueens table A..B`.
 
 use super::args::parse_n;
-use super::cost::before_counting;
+use super::cost::{before_counting, rough_wall_seconds, ASK_PAST_SECONDS};
 use super::{print, EngineArgs};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
@@ -39,8 +39,8 @@ pub struct TableArgs {
     /// Also draw a(n) against n on a log scale into FILE.svg.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
-    /// Count even rows that cannot finish in a lifetime (by a rough scale): refused without
-    /// it, before any row is counted.
+    /// Count even rows that take past a day, or cannot finish in a lifetime (by a rough
+    /// scale, on the threads given): refused without it, before any row is counted.
     #[arg(long)]
     pub force: bool,
 }
@@ -116,19 +116,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
     if let Some(p) = &a.plot {
         super::plot::check_svg_path(p)?;
     }
-    // Every row's cost first: a range is refused whole before its first row is counted.
-    let threads = opts.resolved_threads();
-    let notes = (a.range.0..=a.range.1)
-        .map(|n| {
-            before_counting(
-                n,
-                opts.resolved_algorithm(n),
-                (false, None),
-                threads,
-                a.force,
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let notes = before_the_rows(&a, &opts)?;
     let mut first_mismatch = None;
     let mut values = Vec::new();
     for (n, note) in (a.range.0..=a.range.1).zip(notes) {
@@ -163,4 +151,37 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
+}
+
+/// Every row's cost first: a range is refused whole before its first row is counted (a row
+/// that cannot finish in a lifetime, or rows that take past a day, alone or together); the
+/// notes to print before each row.
+fn before_the_rows(a: &TableArgs, opts: &nqueens::Options) -> anyhow::Result<Vec<Option<String>>> {
+    let threads = opts.resolved_threads();
+    let notes = (a.range.0..=a.range.1)
+        .map(|n| {
+            before_counting(
+                n,
+                opts.resolved_algorithm(n),
+                (false, None, false),
+                threads,
+                a.force,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // Rows that each take under a day may take longer together: the table asks first too.
+    let wall: f64 = (a.range.0..=a.range.1)
+        .map(|n| rough_wall_seconds(n, opts.resolved_algorithm(n), threads))
+        .sum();
+    if wall > ASK_PAST_SECONDS && !a.force {
+        anyhow::bail!(Error::Usage(format!(
+            "the rows {}..{} together take about {} on {threads} thread(s) by a rough scale, \
+             past a day: nothing is counted; ask for fewer rows, or for these anyway with \
+             --force",
+            a.range.0,
+            a.range.1,
+            super::cost::duration(wall)
+        )));
+    }
+    Ok(notes)
 }

@@ -64,6 +64,13 @@ struct Verdict {
 
 fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
     let (name, reader): (String, Box<dyn Read>) = match file {
+        // A directory opens, then fails to read: bad input, as a missing file is.
+        Some(p) if p.is_dir() => {
+            return Err(Error::Input(format!(
+                "cannot read {}: it is a directory; give a board file, or - for standard input",
+                p.display()
+            )))
+        }
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),
             Box::new(std::fs::File::open(p).map_err(|e| {

@@ -24,7 +24,8 @@ pub struct Options {
     /// `symmetric` backtracking elsewhere, `plain` when queens are placed (the only algorithm
     /// that takes them).
     pub algorithm: Option<Algorithm>,
-    /// Worker threads (1 to [`engine::MAX_THREADS`]); `None`: every logical CPU.
+    /// Worker threads (1 to [`engine::MAX_THREADS`]); `None` or `Some(0)`: every logical CPU,
+    /// as rayon's `num_threads(0)`.
     pub threads: Option<usize>,
     /// The counting kernel.
     pub kernel: Kernel,
@@ -69,7 +70,9 @@ impl Options {
         self
     }
 
-    /// With `threads` workers.
+    /// With `threads` workers; 0 means every logical CPU, as rayon's
+    /// `ThreadPoolBuilder::num_threads(0)` does (more than [`engine::MAX_THREADS`] is an
+    /// error when the count starts).
     pub fn with_threads(mut self, threads: usize) -> Options {
         self.threads = Some(threads);
         self
@@ -122,6 +125,9 @@ impl Options {
 
     /// The thread count used: the one asked for, or every logical CPU.
     pub fn resolved_threads(&self) -> usize {
-        self.threads.unwrap_or_else(engine::default_threads)
+        match self.threads {
+            None | Some(0) => engine::default_threads(),
+            Some(t) => t,
+        }
     }
 }

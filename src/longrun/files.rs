@@ -230,6 +230,60 @@ fn short_name(path: &Path) -> String {
     name
 }
 
+/// Where `path` is on disk, however it is spelled (`./x`, `dir/../x`, a symlink to it): its
+/// canonical path if it exists, else its directory's canonical path and its name.
+fn on_disk(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Whether `a` and `b` are the same file: the same place on disk ([`on_disk`]), or, where
+/// both exist, the same file under two names (a hard link).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            if (x.dev(), x.ino()) == (y.dev(), y.ino()) {
+                return true;
+            }
+        }
+    }
+    on_disk(a) == on_disk(b)
+}
+
+/// Refuses a result written to `output` that is the checkpoint `checkpoint` (the file it
+/// names, or that its symlink points to) or its lock file, however spelled: the result would
+/// replace the checkpoint, and a finished shard's checkpoint and lock are removed, with the
+/// result in them (nothing would be left). Called before anything is counted.
+pub fn check_not_checkpoint(output: &Path, checkpoint: &Path) -> Result<()> {
+    let target = resolve(checkpoint).unwrap_or_else(|_| checkpoint.to_path_buf());
+    let mut theirs = vec![
+        ("the checkpoint", checkpoint.to_path_buf()),
+        ("the checkpoint", target.clone()),
+        ("the checkpoint's lock file", lock_path(checkpoint)),
+        ("the checkpoint's lock file", lock_path(&target)),
+    ];
+    theirs.dedup_by(|a, b| a.1 == b.1);
+    match theirs.iter().find(|(_, p)| same_file(output, p)) {
+        Some((what, _)) => Err(Error::Usage(format!(
+            "the result {} is {what} ({}): the result would replace it and be removed with it              when the shard finishes; write the result to another file",
+            output.display(),
+            checkpoint.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The lock file of checkpoint `path`: `FILE.lock` beside it ([`short_name`]).
 fn lock_path(path: &Path) -> PathBuf {
     path.with_file_name(format!("{}.lock", short_name(path)))

@@ -20,6 +20,7 @@ pub mod result;
 mod sample;
 pub mod shard;
 pub mod status;
+mod walk;
 
 use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
@@ -442,5 +443,35 @@ impl Observer for Saver {
             self.save()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::engine::Counter;
+    use crate::count::quadrants::{Quadrants, Settings};
+
+    /// Issue 56, 14: the reference's limits table states the fewest shards a whole N = 27 and
+    /// N = 28 need for their files to be read, as the code works it out (it said 12 and 249,
+    /// the plans before the record plan).
+    #[test]
+    fn the_reference_states_the_fewest_shards_of_the_record_boards() {
+        let doc = include_str!("../../docs/guide/reference.md");
+        let fewest = |n: u32| {
+            let tasks = Quadrants::unfilled(n, &Settings::default())
+                .unwrap()
+                .tasks();
+            (tasks as u64 * FILE_BYTES_PER_TASK).div_ceil(files::MAX_FILE_BYTES)
+        };
+        let said = format!(
+            "a whole N = 27 needs at least {}, N = 28 at least {}",
+            fewest(27),
+            fewest(28)
+        );
+        assert!(
+            doc.contains(&said),
+            "docs/guide/reference.md should say: {said}"
+        );
     }
 }

@@ -11,6 +11,7 @@ use super::check::Against;
 use super::checkpoint::Checkpoint;
 use super::merge::{Merged, Merger};
 use super::shard::Assignment;
+pub use super::walk::{files, listed, DIRECTORY_DEPTH};
 use super::RunFile;
 use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
@@ -77,6 +78,12 @@ pub struct Status {
     pub seconds_left: Option<f64>,
     /// Files that belong to other counts.
     pub foreign: Vec<String>,
+    /// Files found in a directory that were gone when they were read (a shard finishing
+    /// while status reads: its checkpoint removed): in flux, not an error; read again.
+    pub vanished: Vec<String>,
+    /// Files of the run that cannot be read or are damaged (corrupt or truncated), each with
+    /// why: the other shards are still reported, and the run is not complete.
+    pub damaged: Vec<String>,
     /// The merged run, when every shard is finished and the merge succeeds.
     #[serde(skip)]
     pub merged: Option<Merged>,
@@ -90,86 +97,11 @@ impl Status {
     /// Whether the run is complete: every shard finished, nothing foreign, the merge
     /// succeeds and agrees with the known values.
     pub fn complete(&self) -> bool {
-        self.merged.is_some() && self.merge_error.is_none() && self.foreign.is_empty()
+        self.merged.is_some()
+            && self.merge_error.is_none()
+            && self.foreign.is_empty()
+            && self.damaged.is_empty()
     }
-}
-
-/// How deep [`files`] searches a directory: deeper than any layout of a run's files
-/// (`results/NNN/shard-….json` is two levels).
-pub const DIRECTORY_DEPTH: u32 = 8;
-
-/// The paths listed in file `list` (`-`: standard input), one a line; blank lines and lines
-/// that begin with `#` are skipped. A list is as good as arguments, and a million names
-/// overflow any shell's.
-pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
-    use std::io::BufRead;
-    let name = list.display().to_string();
-    let reader: Box<dyn BufRead> = if name == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let f = std::fs::File::open(list)
-            .map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
-        Box::new(std::io::BufReader::new(f))
-    };
-    let mut out = Vec::new();
-    for line in reader.lines() {
-        let line =
-            line.map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
-        let line = line.trim_end_matches('\r');
-        if !line.trim().is_empty() && !line.starts_with('#') {
-            out.push(PathBuf::from(line));
-        }
-    }
-    Ok(out)
-}
-
-/// The shard result and checkpoint files under `paths`: files as given, directories searched
-/// [`DIRECTORY_DEPTH`] levels deep for `*.json` and `*.ckpt` (temporary and lock files are
-/// skipped, and no symbolic link is followed), in name order.
-pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| Error::Input(format!("cannot read directory {}: {e}", dir.display())))?;
-        let mut found: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        found.sort();
-        for p in found {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            let name = name.unwrap_or_default();
-            // No link is followed: one out of the directory (or back into it) would count
-            // files that are not the run's, or the run's twice.
-            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
-                continue;
-            }
-            if p.is_dir() {
-                if depth > 0 {
-                    walk(&p, depth - 1, out)?;
-                }
-            } else if p.is_file()
-                && !name.starts_with('.')
-                && (name.ends_with(".json") || name.ends_with(".ckpt"))
-            {
-                // Regular files only: a FIFO or a device named like a result would block
-                // the read or never end.
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, DIRECTORY_DEPTH, &mut out)?;
-        } else if p.exists() && !p.is_file() {
-            return Err(Error::Input(format!(
-                "{} is not a regular file (a FIFO or a device?): give shard results, \
-                 checkpoints or the directory that holds them",
-                p.display()
-            )));
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
 }
 
 /// The run a file belongs to: its plan and shard count (none for a whole count's checkpoint).
@@ -181,12 +113,24 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 }
 
 /// Reads `files` (see [`files`]) and says where the run stands. A file that cannot be read,
-/// or is damaged, is an error naming it; a JSON file that is neither a shard result nor a
-/// checkpoint is skipped. The files are read twice, one at a time (first to find the run,
-/// then to check and add up each): what is held does not grow with the records, only a few
-/// bytes a shard.
-pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
-    let (plan, k, first) = find_run(files)?;
+/// or is damaged, is named in [`Status::damaged`] and the others are still reported; one
+/// that vanished since it was found is named in [`Status::vanished`]; a JSON file that is
+/// neither a shard result nor a checkpoint is skipped. A file that fails a check of the run
+/// (its plan, its shard's tasks) is an error naming it. The files are read twice, one at a
+/// time (first to find the run, then to check and add up each): what is held does not grow
+/// with the records, only a few bytes a shard.
+///
+/// `None` when no file is a shard result or a shard checkpoint (a whole count's checkpoint
+/// says where that count stands: [`whole_runs`]).
+pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
+    let Some((plan, k, first)) = find_run(files) else {
+        // No run among them: a damaged file of ours says why (as when it is the only one).
+        let damaged = files.iter().find_map(|f| match read_found(f) {
+            Found::Damaged(why) => Some(why),
+            _ => None,
+        });
+        return damaged.map_or(Ok(None), |why| Err(Error::Input(why)));
+    };
     let against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
     let mut plan_of_run = Some(against);
@@ -196,8 +140,9 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
     let mut foreign = Vec::new();
     let mut merger: Option<Merger> = None;
     let mut merge_error = None;
+    let mut skipped = Skipped::default();
     for f in files {
-        let Some((name, file)) = read_run_file(f)? else {
+        let Some((name, file)) = skipped.run_file(f) else {
             continue;
         };
         if key(&file).as_ref() != Some(&(plan.clone(), k)) {
@@ -225,9 +170,7 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
                 }
                 if merge_error.is_none() {
                     let m = merger.as_mut().expect("the merge");
-                    if let Err(e) = m.add_checked(&name, &r) {
-                        merge_error = Some(e);
-                    }
+                    merge_error = m.add_checked(&name, &r).err();
                 }
             }
             RunFile::Checkpoint(c) => {
@@ -241,7 +184,7 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
             }
         }
     }
-    summarise(
+    let mut s = summarise(
         plan,
         k,
         states,
@@ -249,7 +192,30 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Status> {
         (merger, merge_error),
         &shard_work,
         all_work,
-    )
+    )?;
+    (s.vanished, s.damaged) = (skipped.vanished, skipped.damaged);
+    Ok(Some(s))
+}
+
+/// The files [`status`] found that it did not read as the run's: gone, or damaged.
+#[derive(Default)]
+struct Skipped {
+    vanished: Vec<String>,
+    damaged: Vec<String>,
+}
+
+impl Skipped {
+    /// File `f` read ([`read_found`]): a file of a run, or `None` (another file, or one
+    /// vanished or damaged, noted here).
+    fn run_file(&mut self, f: &Path) -> Option<(String, RunFile)> {
+        match read_found(f) {
+            Found::Run(name, file) => return Some((name, *file)),
+            Found::Other => {}
+            Found::Vanished(name) => self.vanished.push(name),
+            Found::Damaged(why) => self.damaged.push(why),
+        }
+        None
+    }
 }
 
 /// Where a count of a whole board in one run stands, from its checkpoint (`count N
@@ -284,7 +250,10 @@ pub struct WholeRun {
 pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
     let mut out = Vec::new();
     for f in files {
-        let Some((name, RunFile::Checkpoint(c))) = read_run_file(f)? else {
+        let Found::Run(name, file) = read_found(f) else {
+            continue;
+        };
+        let RunFile::Checkpoint(c) = *file else {
             continue;
         };
         if c.shard.is_some() {
@@ -315,11 +284,12 @@ pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
     Ok(out)
 }
 
-/// The run `files` are of: the (plan, K) most of them belong to, and the first file of it.
-fn find_run(files: &[PathBuf]) -> Result<(PlanId, u32, String)> {
+/// The run `files` are of: the (plan, K) most of them belong to, and the first file of it;
+/// `None` when no file is a shard result or a shard checkpoint.
+fn find_run(files: &[PathBuf]) -> Option<(PlanId, u32, String)> {
     let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
     for f in files {
-        if let Some((_, file)) = read_run_file(f)? {
+        if let Found::Run(_, file) = read_found(f) {
             if let Some(k) = key(&file) {
                 match keys.iter_mut().find(|(key, _, _)| *key == k) {
                     Some((_, c, _)) => *c += 1,
@@ -328,14 +298,8 @@ fn find_run(files: &[PathBuf]) -> Result<(PlanId, u32, String)> {
             }
         }
     }
-    match keys.into_iter().max_by_key(|(_, c, _)| *c) {
-        Some(((plan, k), _, first)) => Ok((plan, k, first)),
-        None => Err(Error::Input(
-            "no shard results or shard checkpoints found: give the directory of a distributed \
-             run (or its files)"
-                .into(),
-        )),
-    }
+    let ((plan, k), _, first) = keys.into_iter().max_by_key(|(_, c, _)| *c)?;
+    Some((plan, k, first))
 }
 
 /// Where a checkpoint of shard `i` stands: its tasks' share of the shard's work and their
@@ -368,6 +332,31 @@ fn solutions_of(name: &str, c: &Checkpoint) -> Result<u128> {
 }
 
 /// The shard result or checkpoint in `f`, with its name; `None` for a file that is neither.
+/// What reading one of the files found gave.
+enum Found {
+    /// A file of a run (boxed: it is large beside the others).
+    Run(String, Box<RunFile>),
+    /// Another file (JSON of another kind).
+    Other,
+    /// Gone since it was found (a finished shard's checkpoint removed meanwhile).
+    Vanished(String),
+    /// A file of ours that cannot be read or is damaged: its name and why.
+    Damaged(String),
+}
+
+/// Reads `f` ([`read_run_file`]), telling a file that vanished since it was found, and one
+/// that is damaged, from the others: neither ends the report.
+fn read_found(f: &Path) -> Found {
+    let gone = || std::fs::symlink_metadata(f).is_err();
+    match read_run_file(f) {
+        Ok(Some((name, file))) => Found::Run(name, Box::new(file)),
+        Ok(None) if gone() => Found::Vanished(f.display().to_string()),
+        Ok(None) => Found::Other,
+        Err(_) if gone() => Found::Vanished(f.display().to_string()),
+        Err(e) => Found::Damaged(e.to_string()),
+    }
+}
+
 fn read_run_file(f: &Path) -> Result<Option<(String, RunFile)>> {
     // A file that cannot be read is a file of the run that fails (exit 2), never "not yet"
     // (exit 1): a script waiting for 0 would wait for ever.
@@ -474,6 +463,8 @@ fn summarise(
         work_done: c.done_work / all_work,
         seconds_left,
         foreign,
+        vanished: Vec::new(),
+        damaged: Vec::new(),
         merged,
         merge_error,
     })

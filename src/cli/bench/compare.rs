@@ -2,7 +2,8 @@
 //! turn with this one's (this run, then the other's, then this one's again), so that the
 //! machine's noise falls on both alike. The other is timed as this one is: by the `seconds`
 //! its `count --json` reports (the count alone, not the process's start), and its every run
-//! is checked against OEIS by its own `matches_known`.
+//! is checked against OEIS in this process: its `n` and `total` against A000170, not its own
+//! `matches_known`.
 
 use nqueens::{Algorithm, Error, Kernel};
 use serde::Serialize;
@@ -104,12 +105,22 @@ impl Other {
         }
         let v: serde_json::Value = serde_json::from_slice(&out.stdout)
             .map_err(|e| failed(format!("wrote no JSON report ({e})")))?;
-        if v["matches_known"] != serde_json::Value::Bool(true) {
+        // Checked here, against this program's table, not taken on the other's word.
+        let board = n.parse::<u32>().expect("a board number");
+        let said_n = v["n"].as_u64();
+        let total = v["total"]
+            .as_u64()
+            .map(u128::from)
+            .or_else(|| v["total"].as_str().and_then(|t| t.parse().ok()));
+        let known = nqueens::oeis::Sequence::A000170.known(board);
+        if said_n != Some(u64::from(board)) || total.is_none() || total != known {
             return Err(Error::Differs(format!(
-                "--compare {}: its count of {n} is {}, not A000170({n}): a fast wrong answer is \
-                 not a result",
+                "--compare {}: its count of {n} is {} (for n = {}), not A000170({n}) = {}: a \
+                 fast wrong answer is not a result",
                 self.path.display(),
-                v["total"]
+                v["total"],
+                v["n"],
+                known.map_or("unknown".into(), |k| k.to_string())
             )));
         }
         v["seconds"]
