@@ -8,9 +8,10 @@
 //! flag is raised the engine takes what has already arrived and returns at once: tasks in
 //! flight finish in the background and are discarded.
 
+use super::spread::{as_runner, Run};
 use super::tally::Tally;
 use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -221,21 +222,25 @@ fn start_runners(
         batch_size(counter.tasks(), threads)
     };
     std::thread::spawn(move || {
-        let next = AtomicUsize::new(0);
+        let run = Arc::new(Run::new(todo.len()));
         // One runner a worker, each taking the next batch of tasks until none is left: no
         // task waits in a worker's queue, so a worker that waits inside a task (for a part
         // of its work another took) can only take other tasks' parts, never start a task on
-        // top of its own; and a worker with no task left helps the tasks still running
-        // (a method spreads a task's work with rayon: `Counter::count`).
-        pool.broadcast(|_| loop {
-            let at = next.fetch_add(batch, Ordering::Relaxed);
-            if at >= todo.len() || stop.load(Ordering::Relaxed) {
-                return;
-            }
-            let ids = &todo[at..(at + batch).min(todo.len())];
-            for (&id, t) in ids.iter().zip(counter.count(ids)) {
-                let _ = tx.send((id, t));
-            }
+        // top of its own; and a worker with no task left helps the tasks still running (a
+        // method spreads a task's work with rayon once every task is taken:
+        // `spread::spare_workers`).
+        pool.broadcast(|_| {
+            as_runner(&run, || {
+                while let Some(at) = run.take(batch) {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let ids = &todo[at];
+                    for (&id, t) in ids.iter().zip(counter.count(ids)) {
+                        let _ = tx.send((id, t));
+                    }
+                }
+            })
         });
     });
 }

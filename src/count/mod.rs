@@ -20,6 +20,7 @@ pub mod options;
 pub mod plan_id;
 pub mod progress;
 pub mod quadrants;
+pub mod spread;
 pub mod tally;
 pub mod totals;
 

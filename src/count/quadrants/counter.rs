@@ -338,11 +338,11 @@ impl Quadrants {
         rows_tally(total, built)
     }
 
-    /// Whether a task's row sets are counted by several threads at once: on a pool of
-    /// several threads, with the whole quarter table (N up to [`TABLE_MAX_N`]), where a row
+    /// Whether a task's row sets are counted by several threads at once: where the pool has
+    /// free workers ([`crate::count::spread::spare_workers`]), with the whole quarter table (N up to [`TABLE_MAX_N`]), where a row
     /// set's sieves are too small to share and its memory small beside the table's.
     fn rowsets_at_once(&self) -> bool {
-        !self.slices && rayon::current_num_threads() > 1
+        !self.slices && crate::count::spread::spare_workers()
     }
 
     /// Pieces of the tests' choosing.

@@ -6,6 +6,7 @@
 
 use super::{chunks_for, Matcher, BLOCK};
 use crate::count::arch::{keep_lacking_portable, Build};
+use crate::count::spread::spare_workers;
 use std::ops::Range;
 
 /// Stored patterns below which the sieve does not split (one matcher, no sampling).
@@ -48,18 +49,20 @@ const SHARED_PATTERNS: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 pub(super) const SHARED_QUERIES: usize = if cfg!(test) { 1 << 7 } else { 1 << 14 };
 
 /// Whether a sieve node of `stored` patterns shares its work with the free threads of the
-/// pool it runs on: only on a pool of several threads (on one, the code is the walk alone).
+/// pool it runs on: only where there are some ([`spare_workers`]: on one thread, or while
+/// the run still has tasks for every worker, the code is the walk alone).
 pub(super) fn shares(stored: usize) -> bool {
-    stored >= SHARED_PATTERNS && rayon::current_num_threads() > 1
+    stored >= SHARED_PATTERNS && spare_workers()
 }
 
 /// How deep into a sieve a count of `queries` hands subtrees to the free threads of the
-/// pool it runs on (`None`: one walk, on this thread): on a pool of several threads, as deep
-/// as makes about eight subtrees a thread, so that threads that finish early take more.
+/// pool it runs on (`None`: one walk, on this thread): where there are some
+/// ([`spare_workers`]), as deep as makes about eight subtrees a thread, so that threads that
+/// finish early take more.
 pub(super) fn walk_shared(queries: usize) -> Option<usize> {
     let threads = rayon::current_num_threads();
     let depth = (8 * threads).next_power_of_two().trailing_zeros() as usize;
-    (threads > 1 && queries >= SHARED_QUERIES).then_some(depth)
+    (queries >= SHARED_QUERIES && spare_workers()).then_some(depth)
 }
 
 /// Patterns per side whose bits a node counts to choose its split.
