@@ -124,12 +124,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// says where that count stands: [`whole_runs`]).
 pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
     let Some((plan, k, first)) = find_run(files) else {
-        // No run among them: a damaged file of ours says why (as when it is the only one).
-        let damaged = files.iter().find_map(|f| match read_found(f) {
-            Found::Damaged(why) => Some(why),
-            _ => None,
-        });
-        return damaged.map_or(Ok(None), |why| Err(Error::Input(why)));
+        return no_run(files);
     };
     let against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
@@ -195,6 +190,16 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
     )?;
     (s.vanished, s.damaged) = (skipped.vanished, skipped.damaged);
     Ok(Some(s))
+}
+
+/// [`status`] of files among which no run is found: the first damaged file of ours says why
+/// (as when it is the only one given), else `None`.
+fn no_run(files: &[PathBuf]) -> Result<Option<Status>> {
+    let damaged = files.iter().find_map(|f| match read_found(f) {
+        Found::Damaged(why) => Some(why),
+        _ => None,
+    });
+    damaged.map_or(Ok(None), |why| Err(Error::Input(why)))
 }
 
 /// The files [`status`] found that it did not read as the run's: gone, or damaged.
