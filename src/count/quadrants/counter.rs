@@ -76,7 +76,7 @@ pub struct Settings {
     /// The richest build to run in: the richest this CPU has up to this one (`None`: the
     /// richest), so that a CPU with AVX-512 can measure the AVX2 build too.
     pub build: Option<BuildCap>,
-    /// The plan N = 27 and 28 had before the record plan ([`RECORD_PLAN_N`](super::plan::RECORD_PLAN_N)):
+    /// The plan N = 27 and 28 had before the record plan ([`RECORD_PLAN_N`](super::tasksize::RECORD_PLAN_N)):
     /// what their earlier files were counted in. Readers choose it themselves from a file's
     /// fingerprint ([`Settings::for_plan`]).
     pub previous: bool,

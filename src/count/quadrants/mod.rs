@@ -54,6 +54,7 @@ mod quarter;
 mod recount;
 mod rowset;
 pub mod slice;
+mod tasksize;
 #[cfg(test)]
 mod tests;
 mod transposes;
