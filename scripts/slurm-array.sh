@@ -11,13 +11,21 @@
 #   mkdir -p logs                                             # Slurm opens the log before this runs
 #   sbatch --array=0-999%50 scripts/slurm-array.sh 21 1000
 #
-# Arguments: N K [COUNT OPTIONS...] (e.g. --algorithm symmetric). Shards count from 0, as
-# SLURM_ARRAY_TASK_ID does. Array task A counts the shards OFFSET + A + j*STEP for j = 0 ..
-# PER-1 (those below K), from the environment: NQUEENS_SHARD_OFFSET (0), NQUEENS_SHARD_STEP
-# (the array's length, SLURM_ARRAY_TASK_COUNT) and NQUEENS_SHARDS_PER_TASK (1): so K can pass
-# the cluster's MaxArraySize (scripts/slurm-submit.sh sets them). Its concurrency (%50) is
-# independent of K, so make K much larger than the nodes you get: Slurm hands the shards out as
-# nodes free up, which balances a cluster of unequal machines. Threads: SLURM_CPUS_PER_TASK.
+# Arguments: [ARRAY OPTIONS] N K [COUNT OPTIONS...] (e.g. --algorithm symmetric). Shards count
+# from 0, as SLURM_ARRAY_TASK_ID does. Array task A counts the shards OFFSET + A + j*STEP for
+# j = 0 .. PER-1 (those below K): so K can pass the cluster's MaxArraySize. The array options,
+# before N, say how (scripts/slurm-submit.sh passes them as arguments, which reach the job
+# under any --export; each falls back to the environment variable named, then the default):
+#   --offset OFFSET        NQUEENS_SHARD_OFFSET (0)
+#   --step STEP            NQUEENS_SHARD_STEP (the array's length, SLURM_ARRAY_TASK_COUNT)
+#   --per-task PER         NQUEENS_SHARDS_PER_TASK (1)
+#   --nqueens BINARY       NQUEENS (nqueens, on the PATH)
+#   --run-dir DIR          NQUEENS_RUN_DIR (the job's working directory)
+#   --checkpoint-every S   NQUEENS_CHECKPOINT_EVERY (60)
+#   --progress-every S     NQUEENS_PROGRESS_EVERY (300)
+# The array's concurrency (%50) is independent of K, so make K much larger than the nodes you
+# get: Slurm hands the shards out as nodes free up, which balances a cluster of unequal
+# machines. Threads: SLURM_CPUS_PER_TASK.
 # Results and checkpoints are laid out by N, K and shard under results/ and checkpoints/, in
 # directories of 1,000 shards (results/n21-k1000/000/n21-k1000-shard-7.json), in the submission
 # directory (or $NQUEENS_RUN_DIR): resubmitting the same array skips the finished shards and
@@ -31,8 +39,23 @@
 # missing directory fails every task before this script runs): mkdir -p logs.
 #SBATCH --output=logs/nqueens-%A-%a.log
 set -euo pipefail
-N=${1:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
-K=${2:?usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 N K [COUNT OPTIONS...]}
+usage="usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 [--offset O] [--step S] [--per-task P] [--nqueens BINARY] [--run-dir DIR] [--checkpoint-every S] [--progress-every S] N K [COUNT OPTIONS...]"
+while [[ ${1:-} == --* ]]; do
+  [[ $# -ge 2 ]] || { echo "slurm-array.sh: $1 needs a value; $usage" >&2; exit 2; }
+  case $1 in
+  --offset) NQUEENS_SHARD_OFFSET=$2 ;;
+  --step) NQUEENS_SHARD_STEP=$2 ;;
+  --per-task) NQUEENS_SHARDS_PER_TASK=$2 ;;
+  --nqueens) NQUEENS=$2 ;;
+  --run-dir) NQUEENS_RUN_DIR=$2 ;;
+  --checkpoint-every) NQUEENS_CHECKPOINT_EVERY=$2 ;;
+  --progress-every) NQUEENS_PROGRESS_EVERY=$2 ;;
+  *) echo "slurm-array.sh: unknown option $1 before N; $usage" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+N=${1:?$usage}
+K=${2:?$usage}
 shift 2
 # Plain decimal numbers only: a value that bash arithmetic would evaluate (`I[$(cmd)]`) or
 # read as another number (`k8`, `010`) is refused before any arithmetic sees it.

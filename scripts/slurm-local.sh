@@ -9,8 +9,9 @@
 #                                  A000170 and that the requeued task resumed from its checkpoint;
 #                                  then K=1,000 shards of N=$SLURM_SPLIT_N (default 10) through
 #                                  scripts/slurm-submit.sh past MaxArraySize (100 here,
-#                                  $SLURM_MAX_ARRAY_SIZE), 8 shards an array task, merged from
-#                                  the results directory; stop
+#                                  $SLURM_MAX_ARRAY_SIZE), 8 shards an array task, under
+#                                  SBATCH_EXPORT=NONE (nothing passed by the environment),
+#                                  merged from the results directory; stop
 #   scripts/slurm-local.sh stop    stop the daemons this script started, by pid
 #
 # Needs root and Debian's packages: apt-get install -y slurm-wlm munge
@@ -190,8 +191,10 @@ split_run() {
   max=$(scontrol show config | awk '$1 == "MaxArraySize" {print $3}')
   ((max < k)) || die "MaxArraySize is $max: the split test needs it below $k"
   mkdir -p "$STATE/split" && cd "$STATE/split"
-  echo "$ scripts/slurm-submit.sh $n $k --concurrency 2 --per-task $per --sbatch --cpus-per-task=1   # MaxArraySize $max"
-  jobs=$(NQUEENS=$nq NQUEENS_PROGRESS_EVERY=60 "$ROOT/scripts/slurm-submit.sh" "$n" "$k" \
+  # SBATCH_EXPORT=NONE, as some sites default to: no variable reaches the jobs, so each array's
+  # offset, step and shards a task (and the binary) must go to slurm-array.sh as arguments.
+  echo "$ SBATCH_EXPORT=NONE scripts/slurm-submit.sh $n $k --concurrency 2 --per-task $per --sbatch --cpus-per-task=1   # MaxArraySize $max"
+  jobs=$(SBATCH_EXPORT=NONE NQUEENS=$nq NQUEENS_PROGRESS_EVERY=60 "$ROOT/scripts/slurm-submit.sh" "$n" "$k" \
     --concurrency 2 --per-task "$per" --sbatch "--cpus-per-task=1")
   (($(wc -l <<<"$jobs") == (k / per + max - 1) / max)) || die "expected $(((k / per + max - 1) / max)) arrays, got: $jobs"
   last=$(tail -1 <<<"$jobs")

@@ -15,7 +15,10 @@
 # at most C at a time, so that no more than C shards run at once; choose PER so that one
 # array holds them all (PER = ceil(K / MaxArraySize)) to have no wait between arrays.
 # Logs go to logs/ARRAY-J/ (made here: Slurm opens a log before the job runs). Prints the
-# job ids, one a line. The environment (NQUEENS, NQUEENS_RUN_DIR, ...) goes to the jobs.
+# job ids, one a line. What each array counts (its offset, step and shards a task), and
+# NQUEENS, NQUEENS_RUN_DIR, NQUEENS_CHECKPOINT_EVERY and NQUEENS_PROGRESS_EVERY where set, go
+# to scripts/slurm-array.sh as arguments, so they hold under --export=NONE (or
+# SBATCH_EXPORT=NONE, or a site's default) as under the default --export=ALL.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 usage() {
@@ -52,7 +55,15 @@ fi
 T=$(((K + PER - 1) / PER))
 L=$((T < MAX ? T : MAX))
 ARRAYS=$(((T + L - 1) / L))
+# The binary as an absolute path where it is given as a path (the job runs in the run directory).
+if [[ ${NQUEENS:-} == */* ]]; then
+  NQUEENS="$(cd "$(dirname "$NQUEENS")" && pwd)/$(basename "$NQUEENS")"
+fi
 cd "${NQUEENS_RUN_DIR:-.}"
+passed=(--run-dir "$PWD")
+[[ -z ${NQUEENS:-} ]] || passed+=(--nqueens "$NQUEENS")
+[[ -z ${NQUEENS_CHECKPOINT_EVERY:-} ]] || passed+=(--checkpoint-every "$NQUEENS_CHECKPOINT_EVERY")
+[[ -z ${NQUEENS_PROGRESS_EVERY:-} ]] || passed+=(--progress-every "$NQUEENS_PROGRESS_EVERY")
 prev=""
 for ((j = 0; j < ARRAYS; j++)); do
   offset=$((j * L * PER))
@@ -62,9 +73,9 @@ for ((j = 0; j < ARRAYS; j++)); do
   spec="0-$((len - 1))${C:+%$C}"
   mkdir -p "logs/array-$j"
   # shellcheck disable=SC2086 # SBATCH is options, split on purpose
-  id=$(NQUEENS_SHARD_OFFSET=$offset NQUEENS_SHARD_STEP=$len NQUEENS_SHARDS_PER_TASK=$PER \
-    sbatch --parsable --array="$spec" --output="logs/array-$j/nqueens-%A-%a.log" \
-    ${prev:+--dependency=afterany:$prev} $SBATCH "$HERE/slurm-array.sh" "$N" "$K" "$@")
+  id=$(sbatch --parsable --array="$spec" --output="logs/array-$j/nqueens-%A-%a.log" \
+    ${prev:+--dependency=afterany:$prev} $SBATCH "$HERE/slurm-array.sh" \
+    --offset "$offset" --step "$len" --per-task "$PER" "${passed[@]}" "$N" "$K" "$@")
   id=${id%%;*}
   echo "slurm-submit: array $j of $ARRAYS: job $id, tasks $spec, shards $offset.. of $K ($PER a task, step $len)" >&2
   echo "$id"

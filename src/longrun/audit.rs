@@ -21,8 +21,11 @@
 //! A forged or miscounted task is found with the probability that it is in the sample; a fault
 //! of the method with the probability that a slice falls where it shows.
 
+mod draw;
 mod quadrant;
 
+pub(crate) use self::draw::Mix;
+pub use self::draw::Sample;
 use self::quadrant::recount_quadrants;
 pub use self::quadrant::{slices_of_plan, Fewer, PlanSlices, SliceCheck};
 use super::check::Against;
@@ -119,31 +122,6 @@ impl Recorded {
     }
 }
 
-/// How many recorded tasks of each file to recount.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub enum Sample {
-    /// One task of a quadrant method's file (whose tasks are long, and get slices too); 5% of
-    /// a backtracking file's.
-    #[default]
-    Default,
-    /// This share of each file's tasks (0 < f <= 1), at least one task.
-    Share(f64),
-    /// This many tasks of each file (all of them if it has fewer).
-    Tasks(usize),
-}
-
-impl Sample {
-    fn size(self, recorded: usize, quadrants: bool) -> usize {
-        match self {
-            Sample::Default if quadrants => 1,
-            Sample::Default => Sample::Share(0.05).size(recorded, false),
-            Sample::Share(f) => ((recorded as f64 * f).ceil() as usize).clamp(1, recorded.max(1)),
-            Sample::Tasks(k) => k,
-        }
-        .min(recorded)
-    }
-}
-
 /// How the quadrant method's tasks are recounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum QuadrantRecount {
@@ -236,31 +214,6 @@ pub fn other_kernel(used: Option<Kernel>) -> Kernel {
     }
 }
 
-/// A small seeded generator (SplitMix64) for the sample and the slices.
-pub(crate) struct Mix(pub u64);
-
-impl Mix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// `k` distinct indexes of `0..len`, in increasing order.
-    fn choose(&mut self, len: usize, k: usize) -> Vec<usize> {
-        let mut all: Vec<usize> = (0..len).collect();
-        for i in 0..k {
-            let j = i + (self.next() % (len - i) as u64) as usize;
-            all.swap(i, j);
-        }
-        let mut out = all[..k].to_vec();
-        out.sort_unstable();
-        out
-    }
-}
-
 /// Checks every file of `files` as `merge` does, then recounts a `sample` of the tasks each
 /// records (chosen by `seed`) with `threads` workers, as `how` says (see the module), and
 /// compares each with its record. A file that fails a check is an error, as in `merge`.
@@ -343,23 +296,54 @@ impl<'a> Auditor<'a> {
         Ok(c)
     }
 
+    /// Draws the sample of file `f` (of plan `p`): how many tasks it records, and the drawn
+    /// tasks' ids with their recorded counts.
+    fn draw(
+        &mut self,
+        p: usize,
+        f: &Recorded,
+        quadrants: bool,
+    ) -> Result<(usize, Vec<(u32, Tally)>)> {
+        // The sample, drawn over every task of the file's scope: a task a version 5 file
+        // leaves out is found by arithmetic and recorded as nothing (no list of the shard's
+        // tasks, no records made for the omitted ones).
+        Ok(match &f.file {
+            RunFile::Shard(r) if r.sparse() => {
+                let picked = self
+                    .mix
+                    .choose(r.tasks, self.sample.size(r.tasks, quadrants));
+                let against = &mut self.plans[p].1;
+                let mut sample = Vec::with_capacity(picked.len());
+                for i in picked {
+                    let id = against.nth_id(r.shard, i).ok_or_else(|| {
+                        Error::Input(format!("{}: shard {} has no task {i}", f.name, r.shard))
+                    })?;
+                    let recorded = r
+                        .done
+                        .binary_search_by_key(&id, |d| d.id)
+                        .map_or_else(|_| Tally::default(), |at| r.done[at].counts);
+                    sample.push((id, recorded));
+                }
+                (r.tasks, sample)
+            }
+            _ => {
+                let done = f.done();
+                let picked = self
+                    .mix
+                    .choose(done.len(), self.sample.size(done.len(), quadrants));
+                let sample = picked.iter().map(|&i| (done[i].id, done[i].counts));
+                (done.len(), sample.collect())
+            }
+        })
+    }
+
     /// Checks file `f` as `merge` does and recounts its sample.
     pub fn add(&mut self, f: &Recorded) -> Result<()> {
         let p = self.against(f)?;
         f.check(&mut self.plans[p].1)?;
         let quadrants = f.plan().algorithm == Algorithm::Quadrants;
-        let all;
-        let done = match &f.file {
-            RunFile::Shard(r) if r.sparse() => {
-                all = self.plans[p].1.all_records(r);
-                &all[..]
-            }
-            _ => f.done(),
-        };
-        let picked = self
-            .mix
-            .choose(done.len(), self.sample.size(done.len(), quadrants));
-        let ids: Vec<u32> = picked.iter().map(|&i| done[i].id).collect();
+        let (recorded_tasks, sample) = self.draw(p, f, quadrants)?;
+        let ids: Vec<u32> = sample.iter().map(|&(id, _)| id).collect();
         let opts = self.opts;
         let (recounted, audit) = if quadrants {
             let how = self.how;
@@ -375,9 +359,8 @@ impl<'a> Auditor<'a> {
             let recounted = recount(counter, &ids, opts)?;
             (recounted, file_audit(f, &ids, format!("kernel {k}"), true))
         };
-        for (&i, &(id, got)) in picked.iter().zip(&recounted) {
-            let recorded = done[i].counts;
-            debug_assert_eq!(id, done[i].id);
+        for (&(want, recorded), &(id, got)) in sample.iter().zip(&recounted) {
+            debug_assert_eq!(id, want);
             let same = if audit.nodes_compared {
                 recorded == got
             } else {
@@ -401,10 +384,10 @@ impl<'a> Auditor<'a> {
             }
         }
         self.report.files += 1;
-        self.report.recorded += done.len();
+        self.report.recorded += recorded_tasks;
         self.report.recounted += ids.len();
         self.report.audits.push(FileAudit {
-            recorded: done.len(),
+            recorded: recorded_tasks,
             ..audit
         });
         Ok(())

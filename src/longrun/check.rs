@@ -5,7 +5,6 @@
 //! ids (the plan's assignment), and its sums against its tasks.
 
 use super::checkpoint::Checkpoint;
-use super::record::Done;
 use super::result::ShardResult;
 use super::shard::{Assignment, Shard};
 use crate::count::job::Identity;
@@ -15,12 +14,6 @@ use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use crate::Algorithm;
 use std::collections::HashMap;
-
-/// Whether the increasing ids `ids` are all in the increasing list `of`.
-fn is_subsequence(ids: impl Iterator<Item = u32>, of: &[u32]) -> bool {
-    let mut rest = of.iter();
-    ids.into_iter().all(|id| rest.any(|&w| w == id))
-}
 
 /// A plan, rebuilt from a file's id, to check the files of its runs against.
 #[derive(Debug)]
@@ -53,13 +46,43 @@ impl Against {
         &self.identity
     }
 
-    /// The ids of the tasks of `shard` in this plan, in increasing order.
-    pub fn shard_ids(&mut self, shard: Shard) -> Vec<u32> {
+    /// The plan's assignment to `count` shards (made once, when first asked for: merge and
+    /// status check K files against it).
+    fn assignment(&mut self, count: u32) -> &Assignment {
         let work = &self.identity.work;
         self.assignments
-            .entry(shard.count)
-            .or_insert_with(|| Assignment::new(work, shard.count))
-            .ids(shard.index)
+            .entry(count)
+            .or_insert_with(|| Assignment::new(work, count))
+    }
+
+    /// The ids of the tasks of `shard` in this plan, in increasing order.
+    pub fn shard_ids(&mut self, shard: Shard) -> Vec<u32> {
+        self.assignment(shard.count).ids(shard.index)
+    }
+
+    /// How many tasks `shard` holds (the plan's, for `None`), found without listing them,
+    /// refused where it is more than `count` puts in one file (so a tiny forged header never
+    /// makes a reader list or hold millions of tasks).
+    fn scope(&mut self, name: &str, shard: Option<Shard>) -> Result<usize> {
+        let tasks = self.identity.tasks;
+        let in_scope = match shard {
+            Some(s) => self.assignment(s.count).len(s.index),
+            None => tasks,
+        };
+        let most = super::most_tasks_a_file();
+        if in_scope > most {
+            let fewest = tasks.div_ceil(most);
+            return Err(forged(
+                name,
+                format!(
+                    "it says it holds {} of a plan of {tasks} tasks, {in_scope} tasks in one \
+                     file, which count never writes (at most {most} a file: it asks for at \
+                     least {fewest} shards of this plan)",
+                    shard.map_or("the whole count".into(), |s| format!("shard {s}")),
+                ),
+            ));
+        }
+        Ok(in_scope)
     }
 
     /// Every field of a file's plan `id` is this plan's (a forger may edit the fields the
@@ -93,25 +116,23 @@ impl Against {
             ));
         }
         self.classes_fit(name, r)?;
-        let want = self.shard_ids(r.shard);
-        if r.tasks != want.len() {
+        let in_scope = self.scope(name, Some(r.shard))?;
+        if r.tasks != in_scope {
             return Err(forged(
                 name,
                 format!(
-                    "it counted {} tasks, but shard {} of this plan has {}",
-                    r.tasks,
-                    r.shard,
-                    want.len()
+                    "it counted {} tasks, but shard {} of this plan has {in_scope}",
+                    r.tasks, r.shard,
                 ),
             ));
         }
-        let listed = r.done.iter().map(|d| d.id);
-        let ok = if r.sparse() {
-            is_subsequence(listed, &want)
-        } else {
-            listed.eq(want.iter().copied())
-        };
-        if !ok {
+        // Ids in increasing order (the file's parse checked), each of this shard, and in a
+        // file that lists every task as many as the shard has: its tasks exactly.
+        let index = r.shard.index;
+        let listed_all = r.sparse() || r.done.len() == in_scope;
+        let a = self.assignment(r.shard.count);
+        let mine = r.done.iter().all(|d| a.contains(index, d.id));
+        if !listed_all || !mine {
             return Err(forged(
                 name,
                 format!(
@@ -175,24 +196,10 @@ impl Against {
         }
     }
 
-    /// Every task of shard result `r` with its counts, in id order: its records, and for a
-    /// file that leaves out the tasks that found nothing (version 5), those tasks with counts
-    /// of 0. Call it on a file [`Against::shard`] accepted.
-    pub fn all_records(&mut self, r: &ShardResult) -> Vec<Done> {
-        if !r.sparse() {
-            return r.done.clone();
-        }
-        let mut listed = r.done.iter().peekable();
-        self.shard_ids(r.shard)
-            .into_iter()
-            .map(|id| match listed.next_if(|d| d.id == id) {
-                Some(d) => *d,
-                None => Done {
-                    id,
-                    counts: Tally::default(),
-                },
-            })
-            .collect()
+    /// The `i`-th task id (from 0, in increasing order) of `shard` in this plan, found
+    /// without listing the shard (by arithmetic in a striped plan).
+    pub fn nth_id(&mut self, shard: Shard, i: usize) -> Option<u32> {
+        self.assignment(shard.count).nth(shard.index, i)
     }
 
     /// Checks checkpoint `c` (file `name`): its plan, its scope (its shard's tasks, or the
@@ -201,10 +208,7 @@ impl Against {
         self.same_plan(name, &c.plan)?;
         // What the header says is checked before any list is made (a forged header of a
         // whole N = 28 plan would otherwise cost a list of half a billion ids).
-        let in_scope = match c.shard {
-            Some(s) => Assignment::new(&self.identity.work, s.count).len(s.index),
-            None => self.identity.tasks,
-        };
+        let in_scope = self.scope(name, c.shard)?;
         if c.tasks != in_scope || c.done.len() > in_scope {
             return Err(forged(
                 name,
@@ -217,17 +221,11 @@ impl Against {
                 ),
             ));
         }
-        let whole = c.shard.is_none();
-        let scope = match c.shard {
-            Some(s) => self.shard_ids(s),
-            None => Vec::new(),
-        };
-        let outside = |id: u32| {
-            if whole {
-                id as usize >= in_scope
-            } else {
-                scope.binary_search(&id).is_err()
-            }
+        let shard = c.shard;
+        let assignment = shard.map(|s| self.assignment(s.count));
+        let outside = |id: u32| match (shard, assignment) {
+            (Some(s), Some(a)) => !a.contains(s.index, id),
+            _ => id as usize >= in_scope,
         };
         if let Some(d) = c.done.iter().find(|d| outside(d.id)) {
             return Err(forged(

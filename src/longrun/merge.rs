@@ -193,7 +193,8 @@ impl Merger {
         let (digest, digest_version) = match self.v1 {
             Some(mut records) => {
                 records.sort_unstable_by_key(|d| d.id);
-                (provenance::digest(&identity.id, &records), 1)
+                let every = every_task_line(&records, identity.tasks, identity.id.algorithm);
+                (provenance::digest(&identity.id, &every), 1)
             }
             None => (self.digest.finish(&identity.id), 2),
         };
@@ -300,6 +301,32 @@ fn check_same(first_name: &str, first: &ShardResult, name: &str, p: &ShardResult
         )));
     }
     Ok(())
+}
+
+/// Every task's record of a run of `tasks` tasks, in id order, from the `listed` ones (in id
+/// order): a task a version 5 file leaves out found nothing, and gets the line a file before
+/// version 5 listed for it (counts of 0, with class counts of 0 where `algorithm` counts
+/// classes). Digest v1 is over every task's line, so it comes out the same from files of
+/// any version.
+fn every_task_line(listed: &[Done], tasks: usize, algorithm: crate::Algorithm) -> Vec<Done> {
+    let classes = matches!(
+        algorithm,
+        crate::Algorithm::Symmetric | crate::Algorithm::Quadrants
+    )
+    .then(crate::count::tally::Classes::default);
+    let mut listed = listed.iter().peekable();
+    (0..tasks as u32)
+        .map(|id| match listed.next_if(|d| d.id == id) {
+            Some(d) => *d,
+            None => Done {
+                id,
+                counts: Tally {
+                    classes,
+                    ..Tally::default()
+                },
+            },
+        })
+        .collect()
 }
 
 #[cfg(test)]

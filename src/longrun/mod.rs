@@ -202,11 +202,17 @@ pub fn least_shards(tasks: usize, least: u64, limit: u64) -> u64 {
     by_file.max(by_records).max(1)
 }
 
+/// The most tasks one checkpoint or shard file may hold: what `count` writes, so what a
+/// reader accepts ([`files_within`]; a header that claims more was not written by `count`).
+pub fn most_tasks_a_file() -> usize {
+    (files::MAX_FILE_BYTES / FILE_BYTES_PER_TASK) as usize
+}
+
 /// Refuses, before anything is counted, a run whose checkpoint or shard file would pass what
 /// resume and merge read ([`files::MAX_FILE_BYTES`]): the work would be done and its file
 /// refused. Says how many shards would make files that fit.
 fn files_within((n, tasks): (u32, usize), shard: Option<Shard>, scope: usize) -> Result<()> {
-    if scope as u64 * FILE_BYTES_PER_TASK <= files::MAX_FILE_BYTES {
+    if scope <= most_tasks_a_file() {
         return Ok(());
     }
     let what = run_name(n, shard);

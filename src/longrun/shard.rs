@@ -118,6 +118,12 @@ pub enum Assignment {
         shard_of: Vec<u32>,
         /// How many shards.
         count: u32,
+        /// Every task's id, shard by shard, in increasing order within each: shard `i`'s are
+        /// `by_shard[starts[i]..starts[i + 1]]`, so that a shard's ids cost its length, not a
+        /// walk of the plan (merge and status read K files against one assignment).
+        by_shard: Vec<u32>,
+        /// Where each shard's ids start in `by_shard`, and the end (`count + 1` entries).
+        starts: Vec<u32>,
     },
     /// Stripe `j` of `stripe` consecutive ids (of `tasks`) to shard `j mod count`.
     Striped {
@@ -134,10 +140,7 @@ impl Assignment {
     /// The assignment of a plan whose tasks' work `work` says to `count` shards.
     pub fn new(work: &Work, count: u32) -> Assignment {
         match work {
-            Work::Estimated(est) => Assignment::ByWork {
-                shard_of: assign(est, count),
-                count,
-            },
+            Work::Estimated(est) => Assignment::by_work(assign(est, count), count),
             &Work::Striped { tasks, stripe } => Assignment::Striped {
                 tasks,
                 stripe: stripe.max(1),
@@ -146,25 +149,90 @@ impl Assignment {
         }
     }
 
+    /// The assignment that gives task `i` to shard `shard_of[i]` (each below `count`), with
+    /// its index of every shard's ids (a counting sort: O(tasks + count)).
+    pub fn by_work(shard_of: Vec<u32>, count: u32) -> Assignment {
+        let mut starts = vec![0u32; count as usize + 1];
+        for &s in &shard_of {
+            starts[s as usize + 1] += 1;
+        }
+        for i in 0..count as usize {
+            starts[i + 1] += starts[i];
+        }
+        let mut next = starts.clone();
+        let mut by_shard = vec![0u32; shard_of.len()];
+        for (id, &s) in shard_of.iter().enumerate() {
+            by_shard[next[s as usize] as usize] = id as u32;
+            next[s as usize] += 1;
+        }
+        Assignment::ByWork {
+            shard_of,
+            count,
+            by_shard,
+            starts,
+        }
+    }
+
     /// The ids of the tasks of shard `index`, in increasing order.
     pub fn ids(&self, index: u32) -> Vec<u32> {
         match *self {
-            Assignment::ByWork { ref shard_of, .. } => (0..shard_of.len() as u32)
-                .filter(|&i| shard_of[i as usize] == index)
+            Assignment::ByWork {
+                ref by_shard,
+                ref starts,
+                ..
+            } => {
+                let i = index as usize;
+                match (starts.get(i), starts.get(i + 1)) {
+                    (Some(&a), Some(&b)) => by_shard[a as usize..b as usize].to_vec(),
+                    _ => Vec::new(),
+                }
+            }
+            Assignment::Striped { .. } => (0..self.len(index))
+                .map(|i| self.nth(index, i).expect("below the shard's length"))
                 .collect(),
+        }
+    }
+
+    /// The `i`-th task id (from 0, in increasing order) of shard `index`, found by arithmetic
+    /// in a striped plan; `None` past the shard's last.
+    pub fn nth(&self, index: u32, i: usize) -> Option<u32> {
+        match *self {
+            Assignment::ByWork {
+                ref by_shard,
+                ref starts,
+                ..
+            } => {
+                let (a, b) = (
+                    *starts.get(index as usize)?,
+                    *starts.get(index as usize + 1)?,
+                );
+                let at = a as usize + i;
+                (at < b as usize).then(|| by_shard[at])
+            }
             Assignment::Striped {
                 tasks,
                 stripe,
                 count,
             } => {
-                let tasks = tasks as u64;
-                let mut ids = Vec::new();
-                let mut at = u64::from(index) * stripe;
-                while at < tasks {
-                    ids.extend((at..(at + stripe).min(tasks)).map(|i| i as u32));
-                    at += u64::from(count) * stripe;
-                }
-                ids
+                let (i, k) = (i as u64, u64::from(count));
+                let start = (u64::from(index) + i / stripe * k) * stripe;
+                let id = start + i % stripe;
+                (index < count && id < tasks as u64).then_some(id as u32)
+            }
+        }
+    }
+
+    /// Whether task `id` is one of shard `index`'s (arithmetic in a striped plan: no list).
+    pub fn contains(&self, index: u32, id: u32) -> bool {
+        match *self {
+            Assignment::ByWork { ref shard_of, .. } => shard_of.get(id as usize) == Some(&index),
+            Assignment::Striped {
+                tasks,
+                stripe,
+                count,
+            } => {
+                (id as usize) < tasks
+                    && u64::from(id) / stripe % u64::from(count) == u64::from(index)
             }
         }
     }
@@ -173,14 +241,20 @@ impl Assignment {
     /// listing them).
     pub fn len(&self, index: u32) -> usize {
         match *self {
-            Assignment::ByWork { ref shard_of, .. } => {
-                shard_of.iter().filter(|&&s| s == index).count()
+            Assignment::ByWork { ref starts, .. } => {
+                match (starts.get(index as usize), starts.get(index as usize + 1)) {
+                    (Some(&a), Some(&b)) => (b - a) as usize,
+                    _ => 0,
+                }
             }
             Assignment::Striped {
                 tasks,
                 stripe,
                 count,
             } => {
+                if index >= count {
+                    return 0;
+                }
                 let (tasks, k) = (tasks as u64, u64::from(count));
                 let stripes = tasks.div_ceil(stripe);
                 let mine = (stripes + k - 1 - u64::from(index).min(stripes)) / k;
@@ -202,6 +276,7 @@ impl Assignment {
             Assignment::ByWork {
                 ref shard_of,
                 count,
+                ..
             } => {
                 let mut load = vec![0f64; count as usize];
                 for (i, &s) in shard_of.iter().enumerate() {
@@ -265,6 +340,39 @@ mod tests {
             assert_eq!(a.ids(i), task_ids(&est, Shard { index: i, count: 2 }));
         }
         assert_eq!(a.loads(&Work::Estimated(est)), vec![8.0, 8.0]);
+    }
+
+    /// A shard's i-th id, its length and whether it holds an id, found without its list (by
+    /// arithmetic in stripes, by the index by work), agree with the list, for every shard,
+    /// past its end and past the plan's.
+    #[test]
+    fn membership_and_nth_agree_with_the_lists() {
+        let est: Vec<u64> = (0..97u64).map(|i| (i * 31) % 11 + 1).collect();
+        let mut cases: Vec<(Assignment, usize)> =
+            vec![(Assignment::new(&Work::Estimated(est), 6), 97)];
+        for (tasks, stripe, k) in [(1usize, 1u64, 1u32), (10, 3, 4), (100, 7, 3), (5, 2, 9)] {
+            cases.push((Assignment::new(&Work::Striped { tasks, stripe }, k), tasks));
+        }
+        for (a, tasks) in &cases {
+            let k = match a {
+                Assignment::ByWork { count, .. } | Assignment::Striped { count, .. } => *count,
+            };
+            for index in 0..k + 1 {
+                let ids = a.ids(index);
+                assert_eq!(a.len(index), ids.len(), "{a:?} {index}");
+                for (i, &id) in ids.iter().enumerate() {
+                    assert_eq!(a.nth(index, i), Some(id), "{a:?} {index} {i}");
+                }
+                assert_eq!(a.nth(index, ids.len()), None, "{a:?} {index}");
+                for id in 0..*tasks as u32 + 3 {
+                    assert_eq!(
+                        a.contains(index, id),
+                        ids.contains(&id),
+                        "{a:?} {index} {id}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
