@@ -45,19 +45,33 @@ pub fn check_svg_path(path: &Path) -> Result<(), Error> {
 }
 
 /// Draws the benchmark's three panels into `path`, with `caption` (the workload and the
-/// machine) above them.
-pub fn bench(path: &Path, caption: &[String], points: &[BenchPoint]) -> Result<(), Error> {
+/// machine) above them and the report's `warnings` (a busy machine, more threads than CPUs)
+/// under it in red: a chart shared alone still says why its scaling may look poor.
+pub fn bench(
+    path: &Path,
+    caption: &[String],
+    warnings: &[String],
+    points: &[BenchPoint],
+) -> Result<(), Error> {
     let err = |e: &dyn std::fmt::Display| failed(path, e);
-    let root = SVGBackend::new(path, (1200, 460)).into_drawing_area();
+    let warned: Vec<String> = warnings
+        .iter()
+        .flat_map(|w| wrap(&format!("warning: {w}"), BENCH_CAPTION_CHARS))
+        .collect();
+    let lines = (caption.len() + warned.len()) as u32;
+    let root = SVGBackend::new(path, (1200, 460 + 18 * warned.len() as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (top, body) = root.split_vertically(24 + 18 * caption.len() as u32);
-    for (i, line) in caption.iter().enumerate() {
-        top.draw(&Text::new(
-            line.clone(),
-            (12, 8 + 18 * i as i32),
-            ("sans-serif", if i == 0 { 17 } else { 14 }).into_font(),
-        ))
-        .map_err(|e| err(&e))?;
+    let (top, body) = root.split_vertically(24 + 18 * lines);
+    let red = RGBColor(190, 20, 20);
+    for (i, line) in caption.iter().chain(&warned).enumerate() {
+        let font = ("sans-serif", if i == 0 { 17 } else { 14 }).into_font();
+        let style = if i < caption.len() {
+            font.color(&BLACK)
+        } else {
+            font.color(&red)
+        };
+        top.draw(&Text::new(line.clone(), (12, 8 + 18 * i as i32), style))
+            .map_err(|e| err(&e))?;
     }
     let panels = body.split_evenly((1, 3));
     let max_t = points.iter().map(|p| p.threads).max().unwrap_or(1) as f64;
@@ -205,6 +219,10 @@ fn caption_lines(title: &str, values: &[(u32, u128)]) -> Vec<String> {
     }
     caption
 }
+
+/// The most characters on a warning line of the 1200-pixel benchmark chart (14-pixel type,
+/// about 7.5 pixels a character, a margin left and right).
+const BENCH_CAPTION_CHARS: usize = 150;
 
 /// The most characters on a caption line of the 900-pixel chart (15-pixel type, about 8
 /// pixels a character, a margin left and right).

@@ -340,6 +340,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         r.efficiency = r.speedup * base_t as f64 / r.threads as f64;
     }
     let mut warnings = watch.warnings(num_cpus::get());
+    warnings.extend(noise::oversubscribed(&threads, num_cpus::get()));
     warnings.extend(noise::run_warnings(&rows));
     let report = Report {
         tool: "nqueens",
@@ -406,7 +407,7 @@ fn write(a: &BenchArgs, report: &Report) -> anyhow::Result<()> {
             })
             .collect();
         let caption: Vec<String> = report::head(report).lines().map(str::to_string).collect();
-        super::plot::bench(path, &caption, &points)?;
+        super::plot::bench(path, &caption, &report.warnings, &points)?;
     }
     match &a.export {
         Some(path) => {

@@ -116,6 +116,23 @@ fn others_share(a: Ticks, b: Ticks) -> Option<f64> {
     Some(busy.saturating_sub(own) as f64 / total as f64)
 }
 
+/// The warning for thread counts past the machine's `cpus` logical CPUs: their threads share
+/// CPUs, so their speedup stops growing by design, not for the program's want of scaling.
+pub(super) fn oversubscribed(threads: &[usize], cpus: usize) -> Option<String> {
+    let over: Vec<String> = threads
+        .iter()
+        .filter(|&&t| t > cpus)
+        .map(|t| t.to_string())
+        .collect();
+    (!over.is_empty()).then(|| {
+        format!(
+            "--threads {}: more than this machine's {cpus} logical CPUs; threads share CPUs \
+             there, so speedup stops growing and efficiency falls by design",
+            over.join(",")
+        )
+    })
+}
+
 /// The warnings of the runs themselves: a wide spread, an efficiency above 100%.
 pub(super) fn run_warnings(rows: &[Row]) -> Vec<String> {
     let mut v = Vec::new();
