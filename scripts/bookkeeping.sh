@@ -2,7 +2,7 @@
 # The bookkeeping of a large run, measured (issue 43's table): merge, status and audit of
 # docs/runs/n23; audit of ten one-task files against one; a merge of every task of the N = 28
 # plan (4,457,401 records in 100 files, made up by the test-only generator of
-# tests/rehearsal.rs), its seconds, its peak and whether it fits 150 MiB of address space.
+# tests/suite/rehearsal.rs), its seconds, its peak and whether it fits 150 MiB of address space.
 # Each line: what, wall seconds, user seconds, peak resident memory.
 #
 #   scripts/bookkeeping.sh [DIR]        (DIR default /tmp/nqueens-bookkeeping)
@@ -31,7 +31,7 @@ measure "audit 1 one-task file of N = 20" "$NQ" audit --same-method --seed 1 -t 
 measure "audit 10 one-task files of N = 20" "$NQ" audit --same-method --seed 1 -t 1 "$DIR"/n20/s*.json
 # Every task of the N = 28 plan, in 100 files.
 (cd "$ROOT" && NQUEENS_REHEARSAL_DIR="$DIR/n28" NQUEENS_REHEARSAL_K=100 NQUEENS_REHEARSAL_EVERY=1 \
-  cargo test --release --quiet --test rehearsal -- --ignored rehearsal_writes_a_made_up_n28_run >/dev/null)
+  cargo test --release --quiet --test suite -- --ignored --exact rehearsal::rehearsal_writes_a_made_up_n28_run >/dev/null)
 echo "n28 in 100 files: $(du -sh "$DIR/n28" | cut -f1), $(find "$DIR/n28" -name '*.json' -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 4457401}') bytes a record"
 measure "merge of 4,457,401 records in 100 files" "$NQ" merge "$DIR/n28"
 measure "status of them" "$NQ" status "$DIR/n28"

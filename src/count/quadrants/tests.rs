@@ -325,6 +325,7 @@ fn a_tight_limit_is_met_by_pieces() {
 /// the record plan (about 5 million tasks of whole row sets, counted in pieces) and in the
 /// previous one.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_striped_plan_needs_nothing_per_task() {
     let q = Quadrants::within(28, 1, 1 << 30, &Settings::default()).unwrap();
     assert!(q.stripe().is_some());
@@ -481,6 +482,7 @@ fn a_fault_of_the_method_shows_in_slices_and_not_in_a_recount_by_the_method() {
 /// half-boards built included, so files counted either way merge with one digest; and the
 /// shared walk was taken.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_task_spread_over_a_pool_gives_the_record_one_thread_gives() {
     use crate::count::quadrants::matcher::sieve::SHARED;
     let pool = |t| crate::count::engine::pool(t).unwrap();

@@ -1,8 +1,8 @@
-//! What a newcomer tripped on (issue 45): `--zero-based` where coordinates are read or written,
+//! What a person reads and sees: `--zero-based` where coordinates are read or written,
 //! messages that name options as typed, no solution drawn alike by `solve` and `list`, advice
-//! that fits the work, pictures that say more.
+//! that fits the work, pictures and charts that say more, and bench's report and warnings.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, json, nqueens};
 
@@ -110,11 +110,22 @@ fn pictures_mark_placed_queens_and_attacks() {
         .stderr(predicates::str::contains("--svg draws one board"));
 }
 
+/// The text lines of an SVG chart, trimmed (the document must parse as XML).
+fn svg_texts(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
 /// 5: a long chart title is broken into lines that fit the picture, not centred past its
 /// edges.
 #[test]
 fn long_chart_titles_fit() {
-    let dir = std::env::temp_dir().join(format!("nq-newcomer-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("nq-presentation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("unique.svg");
     nqueens()
@@ -122,13 +133,8 @@ fn long_chart_titles_fit() {
         .arg(&path)
         .assert()
         .success();
-    let text = std::fs::read_to_string(&path).unwrap();
-    let doc = roxmltree::Document::parse(&text).unwrap();
-    let lines: Vec<&str> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("text"))
-        .filter_map(|n| n.text())
-        .map(str::trim)
+    let lines: Vec<String> = svg_texts(&path)
+        .into_iter()
         .filter(|t| t.starts_with("A002562") || t.starts_with("a(n) = 0"))
         .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
@@ -205,4 +211,43 @@ fn bench_warns_of_a_busy_machine() {
         warned.contains("other processes used") || warned.contains("was busy"),
         "{v}"
     );
+}
+
+/// Thread counts past the machine's CPUs are warned of, and a chart carries the report's
+/// warnings (it drew none: a shared chart then read as poor scaling).
+#[test]
+fn bench_warns_of_more_threads_than_cpus_in_the_table_and_the_chart() {
+    let dir = common::tmpdir("presentation", "oversubscribed");
+    let svg = dir.join("bench.svg");
+    let out = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "8",
+            "--threads",
+            "1,512",
+            "--runs",
+            "1",
+            "--json",
+            "--plot",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warned = v["warnings"].to_string();
+    assert!(
+        warned.contains("--threads 512: more than this machine's"),
+        "{v}"
+    );
+    let lines = svg_texts(&svg);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("warning: --threads 512: more")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| l.chars().count() <= 160), "{lines:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,7 @@
 //! Bad input gets a message that points the right way, never a panic or a hang: extreme
 //! values, junk between boards, random and mutated input, and work that will be long.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, assert_refused, bin, json, nqueens};
 use std::process::Stdio;
@@ -140,6 +140,7 @@ fn parsers_survive_random_and_mutated_input() {
 /// Round 3, 3: plans that cannot be held are refused before they are built (exit 2 and a
 /// message), never allocated (they aborted allocating ~166 GB).
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn plans_too_large_to_hold_are_refused_up_front() {
     for args in [
         &["count", "64", "--shard", "0/2"][..],
@@ -211,6 +212,7 @@ fn verify_names_the_board_that_is_wrong() {
 /// Round 3, 9: a count of a board no one has counted says, first and even when stderr is not a
 /// terminal, roughly what it will cost (it said nothing for 20 s).
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_count_past_the_table_says_what_it_will_cost() {
     let out = nqueens()
         .args(["count", "28", "-a", "quadrants", "-t", "1"])
@@ -252,6 +254,7 @@ fn a_count_past_the_table_says_what_it_will_cost() {
 /// 300: 1.7 million ids and records, 252 MiB, beside a method that needs 644 MiB on one
 /// worker).
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
     let whole = ["count", "28", "-t", "1", "--max-memory", "3G", "--force"];
     let nqueens = || {

@@ -2,7 +2,7 @@
 //! parts) and merge refuses incomplete, mixed or absurd sets; shards are balanced by work and
 //! their plan never depends on the machine.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, json, nqueens};
 use serde_json::Value;
@@ -268,6 +268,7 @@ fn a_sharded_auto_count_never_picks_its_method_by_memory() {
 /// Round 3, 1: shards that ran for seconds (whose `seconds` once broke the seal of about one
 /// file in four) merge to the known total.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_real_multi_second_shard_set_merges() {
     let dir = tmpdir("seconds");
     let files: Vec<String> = (0..2)
@@ -389,6 +390,7 @@ fn a_result_goes_to_a_file_and_its_checkpoint_goes() {
 /// sieves shared by both) writes the records one thread writes, so that shards counted
 /// either way merge into the whole count with one digest.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn shards_counted_on_one_or_two_threads_merge_with_one_digest() {
     let dir = tmpdir("spread");
     let shard = |i: u32, threads: &str| {

@@ -1,7 +1,7 @@
 //! `nqueens status`: finished, partial, missing and foreign shards, damaged files, and that it
 //! changes nothing.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, nqueens};
 use serde_json::Value;

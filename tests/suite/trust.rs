@@ -2,7 +2,7 @@
 //! a file carries against its plan, the audit's slices catch what a recount by the method
 //! cannot, and a merged run carries the digest of its records and who counted them.
 
-mod common;
+use crate::common;
 
 use common::forge::*;
 use common::nqueens;
@@ -202,13 +202,22 @@ fn record_line(d: &Value) -> String {
 }
 
 /// The canonical text of a run's records (digest v1), as docs/guide/trust.md describes it,
-/// rebuilt from the files' JSON by hand: what anyone can recompute without nqueens.
+/// rebuilt from the files' JSON by hand: what anyone can recompute without nqueens. Every
+/// task of the plan has its line: one a version 5 file leaves out found nothing (class counts
+/// of 0 where the algorithm counts classes).
 fn canonical(files: &[PathBuf]) -> String {
     let (p, done) = all_records(files);
+    let classes = matches!(p["algorithm"].as_str(), Some("symmetric" | "quadrants"));
     let mut text = format!("nqueens-run-digest v1\n{}", plan_line(&p));
-    for d in &done {
-        text += &record_line(d);
+    let mut listed = done.iter().peekable();
+    for id in 0..p["plan_tasks"].as_u64().unwrap() {
+        match listed.next_if(|d| d["id"].as_u64() == Some(id)) {
+            Some(d) => text += &record_line(d),
+            None if classes => text += &format!("{id} 0 0,0,0,0,0 0\n"),
+            None => text += &format!("{id} 0 - 0\n"),
+        }
     }
+    assert!(listed.next().is_none(), "a record past the plan");
     text
 }
 
@@ -395,4 +404,38 @@ fn an_audit_never_counts_the_same_slice_twice() {
             "audit", "--plan", "12", "--tasks", "2", "--slices", "8", "--json", "--seed", seed,
         ]);
     }
+}
+
+/// Issue 56, 10: digest v1 is over every task's line, so the same records give the same v1
+/// digest from version 4 files (which list every task), from a recount in version 5 files
+/// (which leave out the tasks that found nothing) and from a mix of both: trust.md's
+/// published value for docs/examples/n12 (it gave three).
+#[test]
+fn digest_v1_is_the_same_from_files_of_any_version() {
+    let dir = tmpdir("v1-any-version");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/n12");
+    let old: Vec<PathBuf> = (0..3)
+        .map(|i| examples.join(format!("s{i}.json")))
+        .collect();
+    let new = shards(&dir, &["count", "12", "-a", "symmetric", "-t", "1"], 3);
+    let text = std::fs::read_to_string(&new[0]).unwrap();
+    assert!(text.contains("\"version\":5"), "{text}");
+    let v1 = |files: &[PathBuf]| {
+        let out = nqueens()
+            .args(["merge", "--digest", "v1", "--json"])
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["run_digest"].as_str().unwrap().to_string()
+    };
+    let published = "97c2b65757e4f8f7ec2898c18d537dde375842adb5dc5b06409dba43d55573a7";
+    assert_eq!(v1(&old), published);
+    assert_eq!(v1(&new), published);
+    assert_eq!(
+        v1(&[old[0].clone(), new[1].clone(), new[2].clone()]),
+        published
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,8 +1,9 @@
-//! Nothing lost, round 5 (issue 44): fields no plan can have, sums past u128, a byte-order
-//! mark, the build an audit recounts in, a difference that names its field, and a forged
-//! checkpoint header refused from the header.
+//! Crafted fields and what the audit recounts: fields no plan can have, sums past u128, a
+//! byte-order mark, the build an audit recounts in, a difference that names its field, a
+//! forged checkpoint header refused from the header, the slices an audit recounts, and verify
+//! of a huge board.
 
-mod common;
+use crate::common;
 
 use common::forge::*;
 use common::{assert_refused, nqueens};
@@ -35,7 +36,7 @@ fn all_refuse(files: &[PathBuf], says: &str) {
 /// that is not the plan's; `counted_by` entries that count nothing or name one place twice.
 #[test]
 fn fields_no_plan_can_have_are_refused_by_name() {
-    let dir = common::tmpdir("round5", "fields");
+    let dir = common::tmpdir("fields", "fields");
     let placed = shards(&dir, &["count", "9", "--place", "1:2"], 2);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&placed[0]).unwrap()).unwrap();
     let d = record(&v, 0);
@@ -97,7 +98,7 @@ fn fields_no_plan_can_have_are_refused_by_name() {
 /// merge and status, not summed to a saturated or wrapped total.
 #[test]
 fn sums_past_u128_are_refused() {
-    let dir = common::tmpdir("round5", "u128");
+    let dir = common::tmpdir("fields", "u128");
     let files = shards(&dir, &["count", "8", "-a", "plain"], 2);
     let big = u128::MAX / 2 + 1;
     for f in &files {
@@ -127,7 +128,7 @@ fn sums_past_u128_are_refused() {
 /// waited for ever).
 #[test]
 fn a_byte_order_mark_is_refused_by_every_reader() {
-    let dir = common::tmpdir("round5", "bom");
+    let dir = common::tmpdir("fields", "bom");
     let files = shards(&dir, &["count", "8"], 1);
     let text = std::fs::read_to_string(&files[0]).unwrap();
     std::fs::write(&files[0], format!("\u{feff}{text}")).unwrap();
@@ -139,7 +140,7 @@ fn a_byte_order_mark_is_refused_by_every_reader() {
 /// alone were forged is named with the field that differs.
 #[test]
 fn the_audit_keeps_to_the_build_cap_and_names_the_field_that_differs() {
-    let dir = common::tmpdir("round5", "cap");
+    let dir = common::tmpdir("fields", "cap");
     let files = shards(&dir, &["count", "12", "-a", "quadrants"], 1);
     let out = nqueens()
         .env("NQUEENS_QUADRANT_BUILD", "portable")
@@ -187,8 +188,9 @@ fn the_audit_keeps_to_the_build_cap_and_names_the_field_that_differs() {
 /// 11: a forged checkpoint header that claims the whole N = 28 plan is refused from the
 /// header, within 256 MiB of address space (it allocated 2 GB first).
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_forged_checkpoint_header_is_refused_before_anything_is_built() {
-    let dir = common::tmpdir("round5", "header");
+    let dir = common::tmpdir("fields", "header");
     let out = nqueens()
         .env("NQUEENS_QUARTER_PARTS", "13")
         .args([
@@ -214,7 +216,9 @@ fn a_forged_checkpoint_header_is_refused_before_anything_is_built() {
         .unwrap();
     assert_eq!(capped.status.code(), Some(2), "{capped:?}");
     let err = String::from_utf8_lossy(&capped.stderr);
-    assert!(err.contains("it says 7 tasks in scope"), "{err}");
+    // The whole previous N = 28 plan in one file is more than count writes in one: refused
+    // for its scope, from the header alone.
+    assert!(err.contains("which count never writes"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -236,7 +240,7 @@ fn audit_json(files: &[PathBuf], extra: &[&str]) -> Value {
 /// how many solutions they held.
 #[test]
 fn slices_are_of_the_recounted_task_and_hold_solutions() {
-    let dir = common::tmpdir("round5", "slices");
+    let dir = common::tmpdir("fields", "slices");
     let files = shards(&dir, &["count", "17", "-a", "quadrants"], 8);
     let seed = ["--seed", "1795687809943837833"];
     let r = audit_json(&files, &[seed[0], seed[1], "--slices", "50"]);
@@ -268,7 +272,7 @@ fn slices_are_of_the_recounted_task_and_hold_solutions() {
 /// slices, each named as drawn for it.
 #[test]
 fn a_task_without_solutions_borrows_slices_and_says_so() {
-    let dir = common::tmpdir("round5", "borrow");
+    let dir = common::tmpdir("fields", "borrow");
     let files = shards(&dir, &["count", "12", "-a", "quadrants"], 1);
     let r = audit_json(&files, &["--sample", "1", "--slices", "1", "--seed", "5"]);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
@@ -328,7 +332,7 @@ fn plan_slices_are_distinct_and_short_tasks_are_named() {
 /// peaked at 340 MiB before.
 #[test]
 fn verify_of_a_huge_board_stays_within_its_queens() {
-    let dir = common::tmpdir("round5", "verify");
+    let dir = common::tmpdir("fields", "verify");
     let board = dir.join("ones.txt");
     std::fs::write(&board, "1 ".repeat(8 << 20)).unwrap();
     let capped = std::process::Command::new("sh")

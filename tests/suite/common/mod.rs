@@ -51,10 +51,17 @@ pub fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// A fresh empty directory for one test: `nqueens-{group}-{name}-{pid}` under the system's
+/// A fresh empty directory for one test: `nqueens-{group}-{name}-{pid}-{call}` under the system's
 /// temporary directory (removed first if a killed run left it).
 pub fn tmpdir(group: &str, name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("nqueens-{group}-{name}-{}", std::process::id()));
+    // Every call its own directory: the modules run in one process, so the pid alone would
+    // let two tests of one group and name share one.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!(
+        "nqueens-{group}-{name}-{}-{call}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

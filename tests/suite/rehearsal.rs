@@ -32,16 +32,17 @@ fn made_up(id: u32, every: bool) -> Tally {
 /// laid out as `scripts/slurm-array.sh` lays them out (directories of 1,000 shards); returns
 /// their total.
 fn write_run(dir: &Path, k: u32, (from, to): (u32, u32), every: bool) -> u128 {
+    write_run_of(28, dir, k, (from, to), every)
+}
+
+/// [`write_run`] of the quadrant method's plan of an `n` board (striped from N = 26, by
+/// expected work below).
+fn write_run_of(n: u32, dir: &Path, k: u32, (from, to): (u32, u32), every: bool) -> u128 {
     let mut total = 0;
-    let q = Quadrants::unfilled(28, &Settings::default()).unwrap();
+    let q = Quadrants::unfilled(n, &Settings::default()).unwrap();
     let plan = q.id();
     let tasks = nqueens::internals::Counter::tasks(&q);
-    let stripe = nqueens::internals::Counter::stripe(&q).unwrap();
-    let assignment = Assignment::Striped {
-        tasks,
-        stripe,
-        count: k,
-    };
+    let assignment = Assignment::new(&nqueens::internals::engine::Work::of(&q), k);
     let mut who = CountedBy::here(nqueens::internals::Build::Portable);
     for index in from..to {
         let ids = assignment.ids(index);
@@ -75,10 +76,10 @@ fn write_run(dir: &Path, k: u32, (from, to): (u32, u32), every: bool) -> u128 {
             checksum: String::new(),
         }
         .sealed();
-        let sub = dir.join(format!("n28-k{k}/{:03}", index / 1000));
+        let sub = dir.join(format!("n{n}-k{k}/{:03}", index / 1000));
         std::fs::create_dir_all(&sub).unwrap();
         let text = serde_json::to_string(&r).unwrap() + "\n";
-        std::fs::write(sub.join(format!("n28-k{k}-shard-{index}.json")), text).unwrap();
+        std::fs::write(sub.join(format!("n{n}-k{k}-shard-{index}.json")), text).unwrap();
     }
     total
 }
@@ -121,7 +122,9 @@ fn the_rehearsal_generator_writes_files_every_reader_accepts() {
 }
 
 /// The whole rehearsal: `NQUEENS_REHEARSAL_DIR=DIR NQUEENS_REHEARSAL_K=K cargo test --release
-/// --test rehearsal -- --ignored` (what scripts/rehearsal.sh and scripts/bookkeeping.sh do).
+/// --test suite -- --ignored --exact rehearsal::rehearsal_writes_a_made_up_n28_run` (what
+/// scripts/rehearsal.sh and scripts/bookkeeping.sh do); `NQUEENS_REHEARSAL_N=25` writes a run
+/// of that board's plan instead of N = 28's.
 #[test]
 #[ignore = "writes a million files: scripts/rehearsal.sh runs it"]
 fn rehearsal_writes_a_made_up_n28_run() {
@@ -131,13 +134,17 @@ fn rehearsal_writes_a_made_up_n28_run() {
         .unwrap_or(1_000_000);
     // NQUEENS_REHEARSAL_EVERY=1: every task found something (a file lists every task).
     let every = std::env::var("NQUEENS_REHEARSAL_EVERY").is_ok_and(|v| v == "1");
+    // NQUEENS_REHEARSAL_N=25: a plan assigned by expected work, not striped.
+    let n: u32 = std::env::var("NQUEENS_REHEARSAL_N")
+        .map(|n| n.parse().unwrap())
+        .unwrap_or(28);
     let threads = 2u32;
     std::thread::scope(|s| {
         for t in 0..threads {
             let dir = Path::new(&dir);
             s.spawn(move || {
                 let per = k.div_ceil(threads);
-                write_run(dir, k, (t * per, ((t + 1) * per).min(k)), every);
+                write_run_of(n, dir, k, (t * per, ((t + 1) * per).min(k)), every);
             });
         }
     });
@@ -148,6 +155,7 @@ fn rehearsal_writes_a_made_up_n28_run() {
 /// (it held about 200 bytes a record before: 900 MB), to the total the files were written
 /// with; and the same run through a list file.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn four_and_a_half_million_records_merge_in_bounded_memory() {
     let dir = std::env::temp_dir().join(format!("nqueens-bounded-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

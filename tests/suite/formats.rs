@@ -1,7 +1,7 @@
 //! Every shard file version this nqueens reads (3, 4 and 5), alone and mixed in one run, by
 //! merge, status and audit, to the same total and the same digest.
 
-mod common;
+use crate::common;
 
 use common::forge::reseal;
 use common::nqueens;

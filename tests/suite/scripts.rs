@@ -1,7 +1,7 @@
 //! The scripts a cluster or a shell runs take their arguments as data: a value that bash
 //! arithmetic would evaluate, or read as another number, is refused before it can.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -12,8 +12,13 @@ use std::process::Command;
 fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     let dir = common::tmpdir("scripts", "args");
     let root = env!("CARGO_MANIFEST_DIR");
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 6] = [
         ("slurm-array.sh", &["17", "I[$(touch PWNED)]+5"]),
+        (
+            "slurm-array.sh",
+            &["--offset", "I[$(touch PWNED)]", "17", "8"],
+        ),
+        ("slurm-array.sh", &["--step", "0x10", "17", "8"]),
         ("slurm-array.sh", &["N[$(touch PWNED)]+1", "8"]),
         ("slurm-array.sh", &["17", "k8"]),
         ("parallel-shards.sh", &["N[$(touch PWNED)]+2", "4", "1"]),
@@ -35,6 +40,37 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("number"), "{script} {args:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 56, 13: an array's offset, step and shards a task reach `slurm-array.sh` as
+/// arguments (they came only from the environment, which `--export=NONE` withholds), and an
+/// argument wins over a variable left in the environment.
+#[test]
+fn the_array_script_takes_its_shards_from_its_arguments() {
+    let dir = common::tmpdir("scripts", "array-args");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("bash")
+        .arg(format!("{root}/scripts/slurm-array.sh"))
+        .args(["--offset", "2", "--step", "3", "--per-task", "2"])
+        .args(["--nqueens", env!("CARGO_BIN_EXE_nqueens"), "--run-dir"])
+        .arg(&dir)
+        .args(["8", "10"])
+        .env("SLURM_ARRAY_TASK_ID", "1")
+        .env("NQUEENS_SHARD_OFFSET", "0")
+        .env("NQUEENS_SHARD_STEP", "1")
+        .env_remove("NQUEENS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let results = dir.join("results/n8-k10/000");
+    let mut found: Vec<String> = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    // Array task 1 at offset 2, step 3, 2 a task: shards 2 + 1 = 3 and 3 + 3 = 6.
+    assert_eq!(found, ["n8-k10-shard-3.json", "n8-k10-shard-6.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

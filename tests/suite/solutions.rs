@@ -1,6 +1,6 @@
 //! Seeing solutions: placed queens (count, solve, list), completion search, verify, trace, tree.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, assert_refused, json, nqueens, solution_of, stdout_of};
 use nqueens::board::check::{holds, placements};

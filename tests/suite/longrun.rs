@@ -1,7 +1,7 @@
 //! Checkpointed runs: checkpoints survive kill -9, SIGINT and SIGTERM, bad or unwritable
 //! checkpoints are refused, progress reaches the whole work, a stopped count resumes exactly.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, json, nqueens};
 use nqueens::{Algorithm, Kernel, Options};
@@ -40,6 +40,7 @@ fn done_tasks(path: &Path) -> Option<(usize, usize)> {
 const SLOW_KERNEL: &str = "fast";
 
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
     let dir = tmpdir("kill9");
     let ckpt = dir.join("n16.json");
@@ -170,6 +171,7 @@ fn sigint_saves_the_checkpoint_and_says_how_to_resume() {
 /// threads (a striped plan, one row set's part a task) stops it, saves every finished task,
 /// and the run resumes to the exact total.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn sigterm_during_tasks_spread_over_the_threads_saves_and_resumes() {
     let dir = tmpdir("spread-term");
     let ckpt = dir.join("q18.json");
@@ -335,6 +337,7 @@ fn a_stopped_quadrant_count_resumes_exactly() {
 /// Ctrl-C send) stop the count, save its finished tasks and say so, every time; SIGHUP (a
 /// closed terminal or ssh session) is taken as SIGTERM: saved, said, exit 129.
 #[test]
+#[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_second_signal_does_not_cut_the_save_short_and_sighup_saves_too() {
     let dir = tmpdir("signals");
     for (signals, code, name) in [

@@ -2,7 +2,7 @@
 //! checked by `verify`, one JSON shape, bench's numbers and exports, help texts, the progress
 //! bar, pictures (SVG boards and charts) and the animated trace.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, json, nqueens};
 use serde_json::Value;
@@ -52,6 +52,23 @@ fn readme_says_how_to_install_and_which_rust() {
         r.contains(&format!("Rust {version} or newer")),
         "README must name Rust {version}"
     );
+}
+
+/// The README's test commands (the quick tier and the heavy one) are what CI runs, word for
+/// word: a contributor who runs them gets CI's verdict.
+#[test]
+fn ci_runs_the_readmes_test_commands() {
+    let r = readme();
+    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    let commands: Vec<&str> = r
+        .lines()
+        .filter(|l| l.starts_with("cargo test"))
+        .map(|l| l.split(" #").next().unwrap().trim())
+        .collect();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    for c in commands {
+        assert!(ci.lines().any(|l| l.trim() == c), "CI does not run `{c}`");
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! holds a checkpoint, a result that cannot be written is a failure, and inputs that never
 //! end or are huge are refused quickly.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, bin, json, nqueens};
 use serde_json::Value;
@@ -261,81 +261,6 @@ fn status_never_reads_a_fifo() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs `nqueens ARGS` to its end; its exit code and peak resident size in KiB (from
-/// `wait4`, which reaps the child).
-#[cfg(target_os = "linux")]
-#[allow(clippy::zombie_processes)]
-fn exit_and_peak_kib(args: &[&str]) -> (i32, i64) {
-    let child = bin()
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, filling `status` and `usage`.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
-    assert!(libc::WIFEXITED(status), "{args:?} did not exit");
-    // ru_maxrss is in KiB on Linux.
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
-}
-
-/// Round 3, 2: `verify` of a stream holds one board at a time: a million boards (3 MB of
-/// input) stay within a few tens of MB (they took 1 GB).
-#[cfg(target_os = "linux")]
-#[test]
-fn verify_of_a_million_boards_stays_small() {
-    let dir = tmpdir("verify-mem");
-    let input = dir.join("many.txt");
-    std::fs::write(&input, "1\n\n".repeat(1_000_000)).unwrap();
-    let (code, peak) = exit_and_peak_kib(&["verify", input.to_str().unwrap()]);
-    assert_eq!(code, 0);
-    assert!(peak < 100 * 1024, "peak {peak} KiB");
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Round 3, 9: a quadrant count refused for memory is refused before its quarter table is
-/// built (it peaked at 165 MiB before refusing 64M at N = 21).
-#[cfg(target_os = "linux")]
-#[test]
-fn a_memory_refusal_comes_before_the_table() {
-    let (code, peak) = exit_and_peak_kib(&[
-        "count",
-        "21",
-        "-a",
-        "quadrants",
-        "-t",
-        "2",
-        "--max-memory",
-        "64M",
-    ]);
-    assert_eq!(code, 2);
-    assert!(peak < 100 * 1024, "peak {peak} KiB");
-}
-
-/// Round 4, 2: a limit is a limit for the whole process: when a run's records leave its
-/// method less than it was planned with, the method is planned again after the first plan
-/// (and its quarter table) is dropped, not beside it (it peaked at 134 MB under 120M).
-#[cfg(target_os = "linux")]
-#[test]
-fn a_replanned_count_stays_within_its_memory_limit() {
-    let (code, peak) = exit_and_peak_kib(&[
-        "count",
-        "20",
-        "--shard",
-        "2/4",
-        "-t",
-        "1",
-        "--max-memory",
-        "120M",
-    ]);
-    assert_eq!(code, 0);
-    assert!(peak <= 120 * 1024, "peak {peak} KiB over 120M");
-}
-
 /// Round 4, 10: a checkpoint's name may be as long as the system allows a name (its lock and
 /// temporary files took 15 to 45 bytes more and failed past about 225).
 #[test]
@@ -347,25 +272,5 @@ fn a_checkpoint_of_a_long_name_is_written_and_resumed() {
     assert_eq!(v["total"], 14_200);
     let v = json(&["count", "12", "--json", "--checkpoint", c]);
     assert_eq!(v["resumed_tasks"], v["tasks"]);
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Round 4, 4: commands that count nothing need the plan's identity, not its tables: status
-/// of a shard of N = 20 reads it without the 61.5 MiB quarter table (it refused with 200 MB
-/// available, "use fewer --threads", a flag status does not have).
-#[cfg(target_os = "linux")]
-#[test]
-fn status_needs_the_plan_not_its_tables() {
-    let dir = tmpdir("status-identity");
-    let out = bin()
-        .args(["count", "20", "--shard", "0/64", "-t", "1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let shard = dir.join("s0.json");
-    std::fs::write(&shard, &out.stdout).unwrap();
-    let (code, peak) = exit_and_peak_kib(&["status", shard.to_str().unwrap()]);
-    assert_eq!(code, 1, "one shard of 64: not yet");
-    assert!(peak < 48 * 1024, "peak {peak} KiB");
     std::fs::remove_dir_all(&dir).unwrap();
 }

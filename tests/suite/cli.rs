@@ -1,6 +1,6 @@
 //! The command line, end to end (assert_cmd).
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, nqueens, solution_of, stdout_of};
 use predicates::prelude::*;
