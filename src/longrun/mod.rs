@@ -204,7 +204,7 @@ pub fn least_shards(tasks: usize, least: u64, limit: u64) -> u64 {
 
 /// The most tasks one checkpoint or shard file may hold: what `count` writes, so what a
 /// reader accepts ([`files_within`]; a header that claims more was not written by `count`).
-pub fn most_tasks_a_file() -> usize {
+pub(crate) fn most_tasks_a_file() -> usize {
     (files::MAX_FILE_BYTES / FILE_BYTES_PER_TASK) as usize
 }
 
