@@ -104,9 +104,8 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         Sequence::A000170
     };
     let opts = a.engine.options()?;
-    let counts_unique = |alg| matches!(alg, Algorithm::Symmetric | Algorithm::Quadrants);
     if let Some(alg) = opts.algorithm.filter(|&a| a != Algorithm::Auto) {
-        if a.unique && !counts_unique(alg) {
+        if a.unique && !alg.counts_classes() {
             anyhow::bail!(Error::Usage(format!(
                 "--unique needs --algorithm symmetric, quadrants or auto (got {alg}): only \
                  they count unique solutions"

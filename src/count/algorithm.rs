@@ -40,6 +40,13 @@ named_enum!(Algorithm, "algorithm", {
 });
 
 impl Algorithm {
+    /// Whether the algorithm counts solutions by symmetry class (the unique count, A002562):
+    /// the symmetric backtracker and the quadrant method; their task records carry class
+    /// counts, the others' none.
+    pub fn counts_classes(self) -> bool {
+        matches!(self, Algorithm::Symmetric | Algorithm::Quadrants)
+    }
+
     /// Roughly the CPU nanoseconds a solution costs with this algorithm on large boards, at
     /// one thread (docs/PERFORMANCE.md rows 19 and 22): the quadrant method about 1.8 at
     /// N = 28 by the AVX2 build on an AMD EPYC Zen 5, 1.2 by the AVX-512 build on an Intel

@@ -12,7 +12,6 @@ use crate::count::options::Options;
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
-use crate::Algorithm;
 use std::collections::HashMap;
 
 /// A plan, rebuilt from a file's id, to check the files of its runs against.
@@ -53,11 +52,6 @@ impl Against {
         self.assignments
             .entry(count)
             .or_insert_with(|| Assignment::new(work, count))
-    }
-
-    /// The ids of the tasks of `shard` in this plan, in increasing order.
-    pub fn shard_ids(&mut self, shard: Shard) -> Vec<u32> {
-        self.assignment(shard.count).ids(shard.index)
     }
 
     /// How many tasks `shard` holds (the plan's, for `None`), found without listing them,
@@ -176,7 +170,7 @@ impl Against {
     /// were made up (a made-up unique count, or a unique count left out to skip its check).
     fn classes_fit(&self, name: &str, r: &ShardResult) -> Result<()> {
         let algorithm = self.identity.id.algorithm;
-        let counts = matches!(algorithm, Algorithm::Symmetric | Algorithm::Quadrants);
+        let counts = algorithm.counts_classes();
         let bad = r
             .done
             .iter()

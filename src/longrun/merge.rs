@@ -309,11 +309,9 @@ fn check_same(first_name: &str, first: &ShardResult, name: &str, p: &ShardResult
 /// classes). Digest v1 is over every task's line, so it comes out the same from files of
 /// any version.
 fn every_task_line(listed: &[Done], tasks: usize, algorithm: crate::Algorithm) -> Vec<Done> {
-    let classes = matches!(
-        algorithm,
-        crate::Algorithm::Symmetric | crate::Algorithm::Quadrants
-    )
-    .then(crate::count::tally::Classes::default);
+    let classes = algorithm
+        .counts_classes()
+        .then(crate::count::tally::Classes::default);
     let mut listed = listed.iter().peekable();
     (0..tasks as u32)
         .map(|id| match listed.next_if(|d| d.id == id) {
