@@ -10,7 +10,8 @@
 #   REUSE=1 scripts/build-profiles.sh          (keep builds already in target/profiles)
 #   COUNTS="count 18 -t 1|count 22 --shard 5/128 -t 1" scripts/build-profiles.sh
 #
-# A variant is NAME:LTO:CODEGEN_UNITS (Cargo's CARGO_PROFILE_RELEASE_LTO and _CODEGEN_UNITS).
+# A variant is NAME:LTO:CODEGEN_UNITS[:OPT_LEVEL] (Cargo's CARGO_PROFILE_RELEASE_LTO,
+# _CODEGEN_UNITS and _OPT_LEVEL; the opt-level is release's 3 unless given).
 # Counts default to the quadrant method at N = 18 to 22 on one thread (N = 21 and 22 as one
 # shard each, to keep the run to minutes); every count is checked against A000170 by the
 # program itself (its exit status).
@@ -28,17 +29,18 @@ trap 'rm -rf "$tmp"' EXIT
 echo "# CPU: $(cpu_line); $(nproc) logical CPUs; rustc $(rustc --version | cut -d' ' -f2)"
 echo "# build: cargo build --release from scratch (dependencies included), wall seconds"
 for v in "${variants[@]}"; do
-  IFS=: read -r name lto cu <<<"$v"
+  IFS=: read -r name lto cu opt <<<"$v"
+  opt=${opt:-3}
   if [[ ${REUSE:-0} == 1 && -x $dir/$name/release/nqueens ]]; then
-    echo "build $name (lto=$lto, codegen-units=$cu): reused"
+    echo "build $name (lto=$lto, codegen-units=$cu, opt-level=$opt): reused"
     continue
   fi
   rm -rf "${dir:?}/$name"
   start=$(date +%s.%N)
   CARGO_TARGET_DIR=$dir/$name CARGO_PROFILE_RELEASE_LTO=$lto CARGO_PROFILE_RELEASE_CODEGEN_UNITS=$cu \
-    cargo build --release --quiet
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt cargo build --release --quiet
   end=$(date +%s.%N)
-  echo "build $name (lto=$lto, codegen-units=$cu): $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", b - a }') s"
+  echo "build $name (lto=$lto, codegen-units=$cu, opt-level=$opt): $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", b - a }') s"
 done
 
 echo "# counts: user CPU seconds, median of $runs, interleaved by build; ratio to ${variants[0]%%:*}"

@@ -5,6 +5,7 @@
 # memory, disk. The figures go in docs/PERFORMANCE.md.
 #
 #   scripts/rehearsal.sh [DIR] [K] [N]    (DIR default /tmp/nqueens-rehearsal; needs ~5 GB free)
+#   NQUEENS=/path/to/other/nqueens scripts/rehearsal.sh DIR K N   (time another build's readers)
 #
 # N (default 28) is the board whose plan the files are of: 25 or below, a plan assigned to the
 # shards by expected work (every file checked against one assignment), not striped.
@@ -15,7 +16,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:-/tmp/nqueens-rehearsal}
 K=${2:-1000000}
 N=${3:-28}
-NQ=$ROOT/target/release/nqueens
+# NQUEENS: another build's binary to time on the same files (e.g. main's, to compare).
+NQ=${NQUEENS:-$ROOT/target/release/nqueens}
 (cd "$ROOT" && cargo build --release --quiet)
 rm -rf "$DIR"
 mkdir -p "$DIR"
