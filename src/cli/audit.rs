@@ -6,7 +6,6 @@ use nqueens::longrun::audit::{
     slices_of_plan, Auditor, Fewer, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
 };
 use nqueens::longrun::status::{files, listed};
-use nqueens::longrun::RunFile;
 use nqueens::{Error, Kernel};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -168,11 +167,8 @@ fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<Report> 
     for g in given {
         let from_dir = g.is_dir();
         for path in files(std::slice::from_ref(g))? {
-            let f = match RunFile::read(&path)? {
-                Some(file) => Recorded {
-                    name: path.display().to_string(),
-                    file,
-                },
+            let f = match Recorded::find(&path)? {
+                Some(f) => f,
                 None if from_dir => continue,
                 None => Recorded::read(&path)?,
             };

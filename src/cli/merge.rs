@@ -2,9 +2,11 @@
 
 use super::print;
 use super::report::{text, CountReport};
-use nqueens::longrun::merge::{Merged, Merger, ShardResult};
+use nqueens::longrun::merge::{Adding, Merged, Merger};
 use nqueens::longrun::provenance::CountedBy;
+use nqueens::longrun::record::Done;
 use nqueens::longrun::status::{files, listed};
+use nqueens::longrun::stream::Records;
 use nqueens::longrun::RunFile;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -102,14 +104,33 @@ impl MergeReport {
     }
 }
 
-/// The shard result in `path`, given as an argument (`explicit`) or found in a directory:
-/// a file found that is not a shard result (a checkpoint, a log, a report) is `None`; one
-/// given that is not is an error that says what it is.
-fn shard_at(path: &Path, explicit: bool) -> nqueens::Result<Option<ShardResult>> {
-    let name = path.display();
-    match RunFile::read(path)? {
-        Some(RunFile::Shard(r)) => Ok(Some(r)),
-        _ if !explicit => Ok(None),
+/// Adds the shard result in `path`, given as an argument (`explicit`) or found in a
+/// directory, to the merge, one record at a time (the first shard makes the merge): a file
+/// found that is not a shard result (a checkpoint, a log, a report) is passed over (`false`);
+/// one given that is not is an error that says what it is.
+fn add_shard(
+    path: &Path,
+    explicit: bool,
+    merger: &mut Option<Merger>,
+    (opts, v1): (&nqueens::Options, bool),
+) -> nqueens::Result<bool> {
+    let name = path.display().to_string();
+    let mut file = MergeFile {
+        merger,
+        opts,
+        v1,
+        name: name.clone(),
+        adding: None,
+    };
+    let read = RunFile::read_each(path, &mut file)?;
+    let adding = file.adding;
+    match read {
+        Some(RunFile::Shard(r)) => {
+            let m = merger.as_mut().expect("made by the shard's fields");
+            m.commit(&r, adding.expect("begun by the shard's fields"))?;
+            Ok(true)
+        }
+        _ if !explicit => Ok(false),
         Some(RunFile::Checkpoint(_)) => Err(nqueens::Error::Input(format!(
             "{name} is a checkpoint, not a shard result: run its count again (the same \
              command) to finish it and write its result, then merge the result"
@@ -117,6 +138,40 @@ fn shard_at(path: &Path, explicit: bool) -> nqueens::Result<Option<ShardResult>>
         None => Err(nqueens::Error::Input(format!(
             "{name} is not a shard result (the JSON a sharded count writes)"
         ))),
+    }
+}
+
+/// A shard result being added to a merge as it is read.
+struct MergeFile<'a> {
+    merger: &'a mut Option<Merger>,
+    opts: &'a nqueens::Options,
+    v1: bool,
+    name: String,
+    adding: Option<Adding>,
+}
+
+impl Records<RunFile> for MergeFile<'_> {
+    fn head(&mut self, file: &RunFile) -> nqueens::Result<()> {
+        let RunFile::Shard(r) = file else {
+            return Ok(());
+        };
+        let m = match &mut self.merger {
+            Some(m) => m,
+            None => {
+                let m = Merger::new(&self.name, r, self.opts)?;
+                self.merger
+                    .insert(if self.v1 { m.with_v1_digest() } else { m })
+            }
+        };
+        self.adding = Some(m.begin(&self.name, r)?);
+        Ok(())
+    }
+
+    fn record(&mut self, d: &Done) -> nqueens::Result<()> {
+        match &mut self.adding {
+            Some(a) => a.record(d),
+            None => Ok(()),
+        }
     }
 }
 
@@ -134,23 +189,9 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             if !explicit && path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let Some(r) = shard_at(&path, explicit)? else {
-                continue;
-            };
-            let name = path.display().to_string();
-            let m = match &mut merger {
-                Some(m) => m,
-                None => {
-                    let m = Merger::new(&name, &r, &opts)?;
-                    merger.insert(if a.digest == "v1" {
-                        m.with_v1_digest()
-                    } else {
-                        m
-                    })
-                }
-            };
-            m.add(&name, &r)?;
-            shards += 1;
+            if add_shard(&path, explicit, &mut merger, (&opts, a.digest == "v1"))? {
+                shards += 1;
+            }
         }
     }
     let Some(merger) = merger else {

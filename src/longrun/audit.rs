@@ -23,16 +23,16 @@
 
 mod draw;
 mod quadrant;
+mod recorded;
 
 pub(crate) use self::draw::Mix;
 pub use self::draw::Sample;
 use self::quadrant::recount_quadrants;
 pub use self::quadrant::{slices_of_plan, Fewer, PlanSlices, SliceCheck};
+pub use self::recorded::Recorded;
+use self::recorded::{Pick, Sampling};
 use super::check::Against;
-use super::checkpoint::Done;
-use super::provenance::CountedBy;
-use super::shard::Shard;
-use super::RunFile;
+use super::runfile::RunFile;
 use crate::count::engine::{self, Counter, Observer};
 use crate::count::plan_id::PlanId;
 use crate::count::quadrants::Quadrants;
@@ -41,86 +41,7 @@ use crate::count::{Job, Options};
 use crate::error::{Error, Result};
 use crate::{Algorithm, Kernel};
 use serde::Serialize;
-use std::path::Path;
 use std::sync::Arc;
-
-/// A file of recorded task counts: a shard result or a checkpoint.
-#[derive(Debug, Clone)]
-pub struct Recorded {
-    /// The file's name, as given.
-    pub name: String,
-    /// The file, checked by itself when it was read.
-    pub file: RunFile,
-}
-
-impl Recorded {
-    /// Reads a shard result or a checkpoint (told apart by its `format`), checking its seal.
-    pub fn read(path: &Path) -> Result<Recorded> {
-        let name = path.display().to_string();
-        match RunFile::read(path)? {
-            Some(file) => Ok(Recorded { name, file }),
-            None => Err(Error::Input(format!(
-                "{name} is neither a shard result (what a sharded count writes) nor a checkpoint"
-            ))),
-        }
-    }
-
-    /// `"shard"` or `"checkpoint"`.
-    pub fn kind(&self) -> &'static str {
-        match self.file {
-            RunFile::Shard(_) => "shard",
-            RunFile::Checkpoint(_) => "checkpoint",
-        }
-    }
-
-    /// The plan the tasks belong to.
-    pub fn plan(&self) -> &PlanId {
-        match &self.file {
-            RunFile::Shard(r) => &r.plan,
-            RunFile::Checkpoint(c) => &c.plan,
-        }
-    }
-
-    /// The recorded tasks and their counts.
-    pub fn done(&self) -> &[Done] {
-        match &self.file {
-            RunFile::Shard(r) => &r.done,
-            RunFile::Checkpoint(c) => &c.done,
-        }
-    }
-
-    /// The backtracking kernel that counted them, where the file says (shard results do).
-    pub fn kernel(&self) -> Option<Kernel> {
-        match &self.file {
-            RunFile::Shard(r) => r.kernel.as_ref().and_then(|k| k.parse().ok()),
-            RunFile::Checkpoint(_) => None,
-        }
-    }
-
-    /// Which builds, CPUs and hosts counted them, as far as the file says.
-    pub fn counted_by(&self) -> &[CountedBy] {
-        match &self.file {
-            RunFile::Shard(r) => &r.counted_by,
-            RunFile::Checkpoint(c) => &c.counted_by,
-        }
-    }
-
-    /// The shard the file is of, if any.
-    pub fn shard(&self) -> Option<Shard> {
-        match &self.file {
-            RunFile::Shard(r) => Some(r.shard),
-            RunFile::Checkpoint(c) => c.shard,
-        }
-    }
-
-    /// Checks the file against its plan as `merge` does (see [`Against`]).
-    fn check(&self, against: &mut Against) -> Result<()> {
-        match &self.file {
-            RunFile::Shard(r) => against.shard(&self.name, r),
-            RunFile::Checkpoint(c) => against.checkpoint(&self.name, c),
-        }
-    }
-}
 
 /// How the quadrant method's tasks are recounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -296,14 +217,9 @@ impl<'a> Auditor<'a> {
         Ok(c)
     }
 
-    /// Draws the sample of file `f` (of plan `p`): how many tasks it records, and the drawn
-    /// tasks' ids with their recorded counts.
-    fn draw(
-        &mut self,
-        p: usize,
-        f: &Recorded,
-        quadrants: bool,
-    ) -> Result<(usize, Vec<(u32, Tally)>)> {
+    /// Draws the sample of file `f` (of plan `p`): how many tasks it records, and which
+    /// are drawn (by id, or by place in its list of records), in the order drawn.
+    fn draw(&mut self, p: usize, f: &Recorded, quadrants: bool) -> Result<(usize, Vec<Pick>)> {
         // The sample, drawn over every task of the file's scope: a task a version 5 file
         // leaves out is found by arithmetic and recorded as nothing (no list of the shard's
         // tasks, no records made for the omitted ones).
@@ -313,26 +229,19 @@ impl<'a> Auditor<'a> {
                     .mix
                     .choose(r.tasks, self.sample.size(r.tasks, quadrants));
                 let against = &mut self.plans[p].1;
-                let mut sample = Vec::with_capacity(picked.len());
+                let mut ids = Vec::with_capacity(picked.len());
                 for i in picked {
                     let id = against.nth_id(r.shard, i).ok_or_else(|| {
                         Error::Input(format!("{}: shard {} has no task {i}", f.name, r.shard))
                     })?;
-                    let recorded = r
-                        .done
-                        .binary_search_by_key(&id, |d| d.id)
-                        .map_or_else(|_| Tally::default(), |at| r.done[at].counts);
-                    sample.push((id, recorded));
+                    ids.push(Pick::Id(id));
                 }
-                (r.tasks, sample)
+                (r.tasks, ids)
             }
             _ => {
-                let done = f.done();
-                let picked = self
-                    .mix
-                    .choose(done.len(), self.sample.size(done.len(), quadrants));
-                let sample = picked.iter().map(|&i| (done[i].id, done[i].counts));
-                (done.len(), sample.collect())
+                let listed = f.listed;
+                let picked = self.mix.choose(listed, self.sample.size(listed, quadrants));
+                (listed, picked.into_iter().map(Pick::Place).collect())
             }
         })
     }
@@ -340,9 +249,16 @@ impl<'a> Auditor<'a> {
     /// Checks file `f` as `merge` does and recounts its sample.
     pub fn add(&mut self, f: &Recorded) -> Result<()> {
         let p = self.against(f)?;
-        f.check(&mut self.plans[p].1)?;
+        // The fields' checks against the plan before the draw (a forged scope is refused
+        // before any task of it is looked for).
+        match &f.file {
+            RunFile::Shard(r) => drop(self.plans[p].1.shard_head(&f.name, r)?),
+            RunFile::Checkpoint(c) => drop(self.plans[p].1.checkpoint_head(&f.name, c)?),
+        }
         let quadrants = f.plan().algorithm == Algorithm::Quadrants;
-        let (recorded_tasks, sample) = self.draw(p, f, quadrants)?;
+        let (recorded_tasks, picks) = self.draw(p, f, quadrants)?;
+        // Read again, checked against the plan as merge checks it, the drawn records kept.
+        let sample = Sampling::read(f, &mut self.plans[p].1, &picks)?;
         let ids: Vec<u32> = sample.iter().map(|&(id, _)| id).collect();
         let opts = self.opts;
         let (recounted, audit) = if quadrants {
@@ -406,7 +322,7 @@ fn file_audit(f: &Recorded, ids: &[u32], recounted_by: String, nodes: bool) -> F
     counted_in.dedup();
     FileAudit {
         file: f.name.clone(),
-        recorded: f.done().len(),
+        recorded: f.listed,
         tasks: ids.to_vec(),
         recounted_by,
         counted_in,

@@ -5,6 +5,7 @@
 //! ids (the plan's assignment), and its sums against its tasks.
 
 use super::checkpoint::Checkpoint;
+use super::record::Done;
 use super::result::ShardResult;
 use super::shard::{Assignment, Shard};
 use crate::count::job::Identity;
@@ -13,13 +14,15 @@ use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A plan, rebuilt from a file's id, to check the files of its runs against.
 #[derive(Debug)]
 pub struct Against {
     identity: Identity,
-    /// Its assignments to shards, by the number of shards (made when first asked for).
-    assignments: HashMap<u32, Assignment>,
+    /// Its assignments to shards, by the number of shards (made when first asked for, and
+    /// shared with the checks of the files being read).
+    assignments: HashMap<u32, Arc<Assignment>>,
 }
 
 /// The error of a file that fails a check.
@@ -47,11 +50,12 @@ impl Against {
 
     /// The plan's assignment to `count` shards (made once, when first asked for: merge and
     /// status check K files against it).
-    fn assignment(&mut self, count: u32) -> &Assignment {
+    fn assignment(&mut self, count: u32) -> Arc<Assignment> {
         let work = &self.identity.work;
         self.assignments
             .entry(count)
-            .or_insert_with(|| Assignment::new(work, count))
+            .or_insert_with(|| Arc::new(Assignment::new(work, count)))
+            .clone()
     }
 
     /// How many tasks `shard` holds (the plan's, for `None`), found without listing them,
@@ -99,6 +103,17 @@ impl Against {
     /// Checks shard result `r` (file `name`): its plan, its tasks (exactly those of its shard)
     /// and its sums (its tasks' counts, and the planner's on shard 0).
     pub fn shard(&mut self, name: &str, r: &ShardResult) -> Result<()> {
+        let mut check = self.shard_head(name, r)?;
+        for d in &r.done {
+            check.record(d)?;
+        }
+        check.finish(r)
+    }
+
+    /// The checks of shard result `r` (file `name`) that its fields allow (its plan, its
+    /// scope, its number of tasks), and what checks its records as they are read
+    /// ([`ShardCheck`]): [`Against::shard`] one record at a time.
+    pub fn shard_head(&mut self, name: &str, r: &ShardResult) -> Result<ShardCheck> {
         self.same_plan(name, &r.plan)?;
         if r.plan_tasks != self.identity.tasks {
             return Err(forged(
@@ -109,7 +124,10 @@ impl Against {
                 ),
             ));
         }
-        self.classes_fit(name, r)?;
+        let counts_classes = self.identity.id.algorithm.counts_classes();
+        if r.counts.classes.is_some() && !counts_classes {
+            return Err(self.classes_misfit(name, "its sums"));
+        }
         let in_scope = self.scope(name, Some(r.shard))?;
         if r.tasks != in_scope {
             return Err(forged(
@@ -120,13 +138,134 @@ impl Against {
                 ),
             ));
         }
-        // Ids in increasing order (the file's parse checked), each of this shard, and in a
-        // file that lists every task as many as the shard has: its tasks exactly.
-        let index = r.shard.index;
-        let listed_all = r.sparse() || r.done.len() == in_scope;
-        let a = self.assignment(r.shard.count);
-        let mine = r.done.iter().all(|d| a.contains(index, d.id));
-        if !listed_all || !mine {
+        let sum = if r.shard.index == 0 {
+            self.identity.planned
+        } else {
+            Tally::default()
+        };
+        Ok(ShardCheck {
+            name: name.to_string(),
+            assignment: self.assignment(r.shard.count),
+            shard: r.shard,
+            in_scope,
+            counts_classes,
+            algorithm: self.identity.id.algorithm,
+            sum: Some(sum),
+            listed: 0,
+        })
+    }
+
+    /// The error of a file whose `what` has class counts where the plan counts none, or
+    /// none where it counts them: made up (a made-up unique count, or a unique count left
+    /// out to skip its check).
+    fn classes_misfit(&self, name: &str, what: &str) -> Error {
+        misfit(name, what, self.identity.id.algorithm)
+    }
+
+    /// The `i`-th task id (from 0, in increasing order) of `shard` in this plan, found
+    /// without listing the shard (by arithmetic in a striped plan).
+    pub fn nth_id(&mut self, shard: Shard, i: usize) -> Option<u32> {
+        self.assignment(shard.count).nth(shard.index, i)
+    }
+
+    /// Checks checkpoint `c` (file `name`): its plan, its scope (its shard's tasks, or the
+    /// plan's), and that every task it lists is in that scope.
+    pub fn checkpoint(&mut self, name: &str, c: &Checkpoint) -> Result<()> {
+        let mut check = self.checkpoint_head(name, c)?;
+        for d in &c.done {
+            check.record(d)?;
+        }
+        Ok(())
+    }
+
+    /// The checks of checkpoint `c` (file `name`) that its fields allow (its plan, its
+    /// scope), and what checks its records as they are read ([`CheckpointCheck`]).
+    pub fn checkpoint_head(&mut self, name: &str, c: &Checkpoint) -> Result<CheckpointCheck> {
+        self.same_plan(name, &c.plan)?;
+        // What the header says is checked before any list is made (a forged header of a
+        // whole N = 28 plan would otherwise cost a list of half a billion ids).
+        let in_scope = self.scope(name, c.shard)?;
+        let of = c.shard.map_or("the plan".into(), |s| format!("shard {s}"));
+        if c.tasks != in_scope {
+            return Err(forged(
+                name,
+                format!(
+                    "it says {} tasks in scope, but {of} has {in_scope}",
+                    c.tasks
+                ),
+            ));
+        }
+        Ok(CheckpointCheck {
+            name: name.to_string(),
+            scope: c.shard.map(|s| (self.assignment(s.count), s)),
+            in_scope,
+            listed: 0,
+        })
+    }
+}
+
+/// The error of a file whose `what` has class counts where a plan of `algorithm` counts
+/// none, or none where it counts them.
+fn misfit(name: &str, what: &str, algorithm: crate::count::algorithm::Algorithm) -> Error {
+    let counts = algorithm.counts_classes();
+    forged(
+        name,
+        format!(
+            "{what} {} class counts, which a plan of algorithm {algorithm} {}",
+            if counts { "has no" } else { "has" },
+            if counts { "counts" } else { "does not count" }
+        ),
+    )
+}
+
+/// The checks of one shard file's records against its plan, as they are read
+/// ([`Against::shard_head`]): each of its shard, with class counts where the plan counts
+/// them; then ([`ShardCheck::finish`]) as many as its shard has where the file lists every
+/// task, and their sums (with the planner's on shard 0) the file's.
+#[derive(Debug)]
+pub struct ShardCheck {
+    name: String,
+    assignment: Arc<Assignment>,
+    shard: Shard,
+    in_scope: usize,
+    counts_classes: bool,
+    algorithm: crate::count::algorithm::Algorithm,
+    sum: Option<Tally>,
+    listed: usize,
+}
+
+impl ShardCheck {
+    /// The file checked.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Checks record `d`, the next of the file (in increasing id order: the file's reader
+    /// checks it).
+    pub fn record(&mut self, d: &Done) -> Result<()> {
+        let name = &self.name;
+        if d.counts.classes.is_some() != self.counts_classes {
+            return Err(misfit(name, &format!("task {}", d.id), self.algorithm));
+        }
+        if !self.assignment.contains(self.shard.index, d.id) {
+            return Err(forged(
+                name,
+                format!(
+                    "it lists tasks that are not those of shard {} of this plan",
+                    self.shard
+                ),
+            ));
+        }
+        self.listed += 1;
+        self.sum = self.sum.and_then(|s| s.checked_add(&d.counts));
+        Ok(())
+    }
+
+    /// The checks once every record of `r` was given: a file that lists every task lists as
+    /// many as its shard has, and the records' sums are the file's.
+    pub fn finish(&self, r: &ShardResult) -> Result<()> {
+        let name = &self.name;
+        if !r.sparse() && self.listed != self.in_scope {
             return Err(forged(
                 name,
                 format!(
@@ -135,14 +274,7 @@ impl Against {
                 ),
             ));
         }
-        let mut sum = Some(Tally::default());
-        for d in &r.done {
-            sum = sum.and_then(|s| s.checked_add(&d.counts));
-        }
-        if r.shard.index == 0 {
-            sum = sum.and_then(|s| s.checked_add(&self.identity.planned));
-        }
-        let Some(sum) = sum else {
+        let Some(sum) = self.sum else {
             return Err(forged(
                 name,
                 "its tasks' counts add up past 2^128".to_string(),
@@ -164,71 +296,44 @@ impl Against {
         }
         Ok(())
     }
+}
 
-    /// Class counts where the plan counts them (the symmetric backtracker and the quadrant
-    /// method), and none where it does not: a file's records and sums that say otherwise
-    /// were made up (a made-up unique count, or a unique count left out to skip its check).
-    fn classes_fit(&self, name: &str, r: &ShardResult) -> Result<()> {
-        let algorithm = self.identity.id.algorithm;
-        let counts = algorithm.counts_classes();
-        let bad = r
-            .done
-            .iter()
-            .find(|d| d.counts.classes.is_some() != counts)
-            .map(|d| format!("task {}", d.id))
-            .or_else(|| (r.counts.classes.is_some() && !counts).then(|| "its sums".into()));
-        match bad {
-            Some(what) => Err(forged(
-                name,
-                format!(
-                    "{what} {} class counts, which a plan of algorithm {algorithm} {}",
-                    if counts { "has no" } else { "has" },
-                    if counts { "counts" } else { "does not count" }
-                ),
-            )),
-            None => Ok(()),
-        }
-    }
+/// The checks of one checkpoint's records against its plan, as they are read
+/// ([`Against::checkpoint_head`]): each in its scope, no more than its scope holds.
+#[derive(Debug)]
+pub struct CheckpointCheck {
+    name: String,
+    scope: Option<(Arc<Assignment>, Shard)>,
+    in_scope: usize,
+    listed: usize,
+}
 
-    /// The `i`-th task id (from 0, in increasing order) of `shard` in this plan, found
-    /// without listing the shard (by arithmetic in a striped plan).
-    pub fn nth_id(&mut self, shard: Shard, i: usize) -> Option<u32> {
-        self.assignment(shard.count).nth(shard.index, i)
-    }
-
-    /// Checks checkpoint `c` (file `name`): its plan, its scope (its shard's tasks, or the
-    /// plan's), and that every task it lists is in that scope.
-    pub fn checkpoint(&mut self, name: &str, c: &Checkpoint) -> Result<()> {
-        self.same_plan(name, &c.plan)?;
-        // What the header says is checked before any list is made (a forged header of a
-        // whole N = 28 plan would otherwise cost a list of half a billion ids).
-        let in_scope = self.scope(name, c.shard)?;
-        if c.tasks != in_scope || c.done.len() > in_scope {
+impl CheckpointCheck {
+    /// Checks record `d`, the next of the checkpoint.
+    pub fn record(&mut self, d: &Done) -> Result<()> {
+        self.listed += 1;
+        if self.listed > self.in_scope {
             return Err(forged(
-                name,
+                &self.name,
                 format!(
-                    "it says {} tasks in scope and lists {}, but {} has {}",
-                    c.tasks,
-                    c.done.len(),
-                    c.shard.map_or("the plan".into(), |s| format!("shard {s}")),
-                    in_scope
+                    "it lists more tasks than the {} in its scope",
+                    self.in_scope
                 ),
             ));
         }
-        let shard = c.shard;
-        let assignment = shard.map(|s| self.assignment(s.count));
-        let outside = |id: u32| match (shard, assignment) {
-            (Some(s), Some(a)) => !a.contains(s.index, id),
-            _ => id as usize >= in_scope,
+        let outside = match &self.scope {
+            Some((a, s)) => !a.contains(s.index, d.id),
+            None => d.id as usize >= self.in_scope,
         };
-        if let Some(d) = c.done.iter().find(|d| outside(d.id)) {
+        if outside {
             return Err(forged(
-                name,
+                &self.name,
                 format!(
                     "it lists task {}, which is not one of {}",
                     d.id,
-                    c.shard
-                        .map_or("the plan's".into(), |s| format!("shard {s}'s"))
+                    self.scope
+                        .as_ref()
+                        .map_or("the plan's".into(), |(_, s)| format!("shard {s}'s"))
                 ),
             ));
         }

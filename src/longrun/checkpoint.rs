@@ -24,6 +24,7 @@ use super::files;
 use super::provenance::CountedBy;
 pub use super::record::Done;
 use super::shard::Shard;
+use super::stream::{self, Collect, Records};
 use crate::count::plan_id::PlanId;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -134,59 +135,154 @@ impl Checkpoint {
     }
 
     /// Reads the checkpoint at `path` if there is one and checks what the file alone can
-    /// show: its format, its checksum, no task twice, every task's counts consistent.
+    /// show: its format, its checksum, no task twice, every task's counts consistent. Its
+    /// records are held: a reader of large files streams them ([`Checkpoint::read_each`]).
     pub fn read(path: &Path) -> Result<Option<Checkpoint>> {
-        let Some(text) = files::read_text(path, "checkpoint", files::MAX_FILE_BYTES)? else {
-            return Ok(None);
+        let f = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(Error::io(
+                    format!("cannot read checkpoint {}", path.display()),
+                    e,
+                ))
+            }
         };
-        Checkpoint::parse(&text, &path.display().to_string()).map(Some)
+        let size = f.metadata().ok().map(|m| m.len());
+        Checkpoint::collect((f, size), &path.display().to_string()).map(Some)
     }
 
     /// Parses and checks the text of checkpoint file `name` (see [`Checkpoint::read`]).
     pub fn parse(text: &str, name: &str) -> Result<Checkpoint> {
+        let text = text.trim();
+        Checkpoint::collect((text.as_bytes(), Some(text.len() as u64)), name)
+    }
+
+    /// [`Checkpoint::read_each`] with every record kept in `done`.
+    fn collect(reader: (impl std::io::Read, Option<u64>), name: &str) -> Result<Checkpoint> {
+        let mut all = Collect::default();
+        let mut c = Checkpoint::read_each(reader, name, &mut all)?;
+        c.done = all.0;
+        Ok(c)
+    }
+
+    /// Reads checkpoint file `name` from `reader` one record at a time
+    /// ([`super::stream`]): its fields go to `sink` when its records begin, and each record,
+    /// its counts checked, as it is read. The checkpoint has no records (`done` is empty) and
+    /// is returned once the whole file passed the checks of [`Checkpoint::read`]; the sink's
+    /// first error is returned after them. `size` is the reader's size in bytes where it is
+    /// known (a small file is read with a small buffer).
+    pub fn read_each(
+        (reader, size): (impl std::io::Read, Option<u64>),
+        name: &str,
+        sink: &mut dyn Records<Checkpoint>,
+    ) -> Result<Checkpoint> {
         let keep = "move it away (or delete it) to start this count from the beginning";
-        let c: Checkpoint = serde_json::from_str(text.trim()).map_err(|e| {
+        let mut fields = CheckpointFields {
+            name,
+            sink,
+            ids: Vec::new(),
+        };
+        let s = stream::stream(reader, (files::MAX_FILE_BYTES, size), &mut fields);
+        let corrupt = |e: String| {
             Error::Input(format!(
                 "checkpoint {name} is corrupt or truncated ({e}); refusing to start over \
                  silently: {keep}"
             ))
-        })?;
-        if c.format != FORMAT || !(OLDEST_VERSION..=VERSION).contains(&c.version) {
+        };
+        if let Some(why) = &s.too_large {
             return Err(Error::Input(format!(
-                "{name} is not a checkpoint this nqueens reads (format {:?} version {}, expected \
-                 {FORMAT:?} version {OLDEST_VERSION} to {VERSION})",
-                c.format, c.version
+                "{name} is {why}, the most nqueens reads as a checkpoint (is it the right file?)"
             )));
         }
-        if files::text_digest(text).as_ref() != Some(&c.checksum) {
+        if s.not_text {
+            return Err(Error::Input(format!(
+                "checkpoint {name} is not text (invalid UTF-8): it is damaged or not a \
+                 checkpoint"
+            )));
+        }
+        let c: Checkpoint = match (&s.json, s.has_records) {
+            (Some(e), _) => Err(corrupt(e.to_string())),
+            (None, false) => Err(corrupt("missing field `done`".into())),
+            (None, true) => s.fields.typed().map_err(|e| corrupt(e.to_string())),
+        }?;
+        check_fields(&c, name)?;
+        if s.seal.as_ref() != Some(&c.checksum) {
             return Err(Error::Input(format!(
                 "checkpoint {name} fails its checksum: it was edited or damaged; refusing to \
                  use it: {keep}"
             )));
         }
-        if let Some(Err(e)) = c.shard.map(|s| s.check()) {
-            return Err(Error::Input(format!("checkpoint {name}: {e}: {keep}")));
+        if let Some(e) = s.failed {
+            return Err(e);
         }
-        let mut seen = std::collections::HashSet::new();
-        if let Some(d) = c.done.iter().find(|d| !seen.insert(d.id)) {
+        // Files are saved in id order; one that is not is still read, its ids checked here.
+        let mut ids = fields.ids;
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::Input(format!(
                 "checkpoint {name} lists task {} twice: {keep}",
-                d.id
+                w[0]
             )));
         }
-        if let Some(d) = c.done.iter().find(|d| !d.counts.consistent()) {
-            return Err(Error::Input(format!(
-                "checkpoint {name}: task {}'s counts do not add up (total {} against its class \
-                 counts): it was forged or damaged: {keep}",
-                d.id, d.counts.total
-            )));
-        }
-        if let Some(why) = counted_by_invalid(&c.counted_by, c.done.len()) {
+        if let Some(why) = counted_by_invalid(&c.counted_by, s.listed) {
             return Err(Error::Input(format!(
                 "checkpoint {name}: {why}: it was forged or damaged: {keep}"
             )));
         }
         Ok(c)
+    }
+}
+
+/// The checks of a checkpoint's fields that come before its seal's: its format and version,
+/// its shard.
+fn check_fields(c: &Checkpoint, name: &str) -> Result<()> {
+    let keep = "move it away (or delete it) to start this count from the beginning";
+    if c.format != FORMAT || !(OLDEST_VERSION..=VERSION).contains(&c.version) {
+        return Err(Error::Input(format!(
+            "{name} is not a checkpoint this nqueens reads (format {:?} version {}, expected \
+             {FORMAT:?} version {OLDEST_VERSION} to {VERSION})",
+            c.format, c.version
+        )));
+    }
+    if let Some(Err(e)) = c.shard.map(|s| s.check()) {
+        return Err(Error::Input(format!("checkpoint {name}: {e}: {keep}")));
+    }
+    Ok(())
+}
+
+/// A checkpoint's fields and records on their way to a sink, each record's counts checked
+/// (and its id kept, 4 bytes, to find one listed twice at the end).
+struct CheckpointFields<'a> {
+    name: &'a str,
+    sink: &'a mut dyn Records<Checkpoint>,
+    ids: Vec<u32>,
+}
+
+impl stream::Fields for CheckpointFields<'_> {
+    fn head(&mut self, fields: &stream::Kept) -> Result<()> {
+        let name = self.name;
+        let c: Checkpoint = fields.typed().map_err(|e| {
+            Error::Input(format!(
+                "checkpoint {name} lists its records before its fields ({e}): it was forged or \
+                 damaged"
+            ))
+        })?;
+        check_fields(&c, name)?;
+        self.sink.head(&c)
+    }
+
+    fn record(&mut self, d: Done) -> Result<()> {
+        if !d.counts.consistent() {
+            return Err(Error::Input(format!(
+                "checkpoint {}: task {}'s counts do not add up (total {} against its class \
+                 counts): it was forged or damaged: move it away (or delete it) to start this \
+                 count from the beginning",
+                self.name, d.id, d.counts.total
+            )));
+        }
+        self.ids.push(d.id);
+        self.sink.record(&d)
     }
 }
 

@@ -1,9 +1,9 @@
 //! Reading and replacing the files of long runs (checkpoints, shard results) so that nothing
 //! is lost and nothing outside them is touched.
 //!
-//! - **Reading** is bounded ([`read_text`]): a file larger than its kind can be (a device, a
-//!   runaway file) is refused before it fills memory, and text that is not UTF-8 is a damaged
-//!   input (exit 2), like any other.
+//! - **Reading** is bounded ([`read_bounded`]; a run's files stream, [`super::stream`]): a file
+//!   larger than its kind can be (a device, a runaway file) is refused before it fills memory,
+//!   and text that is not UTF-8 is a damaged input (exit 2), like any other.
 //! - **Replacing** ([`replace`]) writes a temporary file created exclusively under a name
 //!   nobody can place in advance (a pre-existing file or symlink of that name makes it pick
 //!   another, never follow it), in the target's directory, with the target's permissions;
@@ -25,19 +25,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// and more; a run whose file would pass it is refused before it starts
 /// (`longrun::files_within`: the largest plans, N = 27 and 28, must be sharded).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// Reads the text file `path` of kind `what` ("checkpoint", "shard"), at most `limit` bytes.
-/// A missing file is `Ok(None)`; a larger one, or one that is not UTF-8, is
-/// [`Error::Input`] naming it.
-pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<Option<String>> {
-    let name = path.display().to_string();
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(format!("cannot read {what} {name}"), e)),
-    };
-    read_bounded(f, &name, what, limit).map(Some)
-}
 
 /// Reads the text of `reader` (named `name`, of kind `what`), at most `limit` bytes: a longer
 /// input, or one that is not UTF-8, is [`Error::Input`] naming it.
@@ -468,14 +455,13 @@ mod tests {
         std::fs::set_permissions(&path, p).unwrap();
         let e = resolve(&path).unwrap_err().to_string();
         assert!(e.contains("is read-only"), "{e}");
-        let e = read_text(Path::new("/dev/zero"), "checkpoint", 1 << 20)
+        let zero = File::open("/dev/zero").unwrap();
+        let e = read_bounded(zero, "/dev/zero", "checkpoint", 1 << 20)
             .unwrap_err()
             .to_string();
         assert!(e.contains("larger than 1 MiB"), "{e}");
-        std::fs::write(d.join("bad"), [0xff, 0xfe]).unwrap();
-        let e = read_text(&d.join("bad"), "shard", 100).unwrap_err();
+        let e = read_bounded(&[0xff, 0xfe][..], "bad", "shard", 100).unwrap_err();
         assert_eq!(e.exit_code(), 2);
-        assert_eq!(read_text(&d.join("none"), "shard", 100), Ok(None));
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -1,7 +1,7 @@
 //! Merging shards: the results of `count --shard I/K` runs, checked and summed into the whole
 //! count, with the digest that identifies it and who counted it ([`Merged`]).
 
-use super::check::Against;
+use super::check::{Against, ShardCheck};
 use super::provenance::{self, CountedBy, RunDigest};
 use super::record::Done;
 pub use super::result::{
@@ -103,47 +103,69 @@ impl Merger {
         &mut self.against
     }
 
-    /// Adds shard `p` (file `name`): it must be of the same count as the first, a shard not
-    /// given yet, and pass its checks against the plan ([`Against::shard`]).
+    /// Adds shard `p` (file `name`), its records held: it must be of the same count as the
+    /// first, a shard not given yet, and pass its checks against the plan
+    /// ([`Against::shard`]). A reader of large files gives them one record at a time
+    /// ([`Merger::begin`]).
     pub fn add(&mut self, name: &str, p: &ShardResult) -> Result<()> {
-        check_same(&self.first_name, &self.first, name, p)?;
-        self.against.shard(name, p)?;
-        self.take(name, p)
+        let mut adding = self.begin(name, p)?;
+        for d in &p.done {
+            adding.record(d)?;
+        }
+        self.commit(p, adding)
     }
 
-    /// Adds shard `p` (file `name`), which [`Against::shard`] has accepted against this
-    /// merge's plan ([`Merger::against`]): it must be of the same count as the first and a
-    /// shard not given yet.
-    pub fn add_checked(&mut self, name: &str, p: &ShardResult) -> Result<()> {
-        check_same(&self.first_name, &self.first, name, p)?;
-        self.take(name, p)
+    /// Begins adding shard `p` (file `name`, its fields; its records are given to the
+    /// [`Adding`] as they are read, then it is committed, [`Merger::commit`]): it must be of
+    /// the same count as the first, a shard not given yet, and pass the checks of its fields
+    /// against the plan ([`Against::shard_head`]).
+    pub fn begin(&mut self, name: &str, p: &ShardResult) -> Result<Adding> {
+        let mut adding = self.begin_checked(name, p)?;
+        adding.check = Some(self.against.shard_head(name, p)?);
+        Ok(adding)
     }
 
-    /// Adds shard `p` (file `name`), checked by itself and against the plan.
-    fn take(&mut self, name: &str, p: &ShardResult) -> Result<()> {
+    /// [`Merger::begin`] for a shard whose checks against the plan are made by the reader
+    /// (with [`Merger::against`]): of the same count as the first, a shard not given yet.
+    pub fn begin_checked(&mut self, name: &str, p: &ShardResult) -> Result<Adding> {
+        check_same(&self.first_name, &self.first, name, p)?;
+        if let Some(other) = &self.seen[p.shard.index as usize] {
+            return Err(given_twice(p, other, name));
+        }
+        Ok(Adding {
+            name: name.to_string(),
+            check: None,
+            digest: RunDigest::default(),
+            v1: self.v1.is_some().then(Vec::new),
+        })
+    }
+
+    /// Adds shard `p` (its fields), whose records `adding` has had: the checks that need all
+    /// of them ([`ShardCheck::finish`]), then its sums, digest and counters are the merge's.
+    pub fn commit(&mut self, p: &ShardResult, adding: Adding) -> Result<()> {
+        let name = adding.name.as_str();
+        if let Some(check) = &adding.check {
+            check.finish(p)?;
+        }
         let slot = &mut self.seen[p.shard.index as usize];
         if let Some(other) = slot {
-            return Err(Error::Input(format!(
-                "shard {} is given twice: {other} and {name}",
-                p.shard
-            )));
+            return Err(given_twice(p, other, name));
         }
-        *slot = Some(name.into());
-        self.tally = self.tally.checked_add(&p.counts).ok_or_else(|| {
+        let tally = self.tally.checked_add(&p.counts).ok_or_else(|| {
             Error::Input(format!(
                 "{name}: the shards' counts, with this one's, add up past 2^128: a shard was \
                  forged or damaged; audit them to find which"
             ))
         })?;
+        *slot = Some(name.into());
+        self.tally = tally;
         self.threads = self.threads.saturating_add(p.threads);
         self.seconds += p.seconds;
         self.tasks += p.tasks;
-        for d in &p.done {
-            self.digest.add(d);
-        }
-        if let Some(v1) = &mut self.v1 {
+        self.digest.merge(&adding.digest);
+        if let (Some(v1), Some(records)) = (&mut self.v1, adding.v1) {
             // The records the files list (every task's, in files before version 5).
-            v1.extend(p.done.iter().copied());
+            v1.extend(records);
         }
         for c in &p.counted_by {
             let key = (c.build.clone(), c.cpu.clone(), c.host.clone());
@@ -228,6 +250,39 @@ impl Merger {
             totals,
         })
     }
+}
+
+/// A shard file being added to a merge ([`Merger::begin`]): its records' checks against the
+/// plan, and their digest, kept apart until the whole file has passed its checks
+/// ([`Merger::commit`]): a file that fails adds nothing.
+#[derive(Debug)]
+pub struct Adding {
+    name: String,
+    check: Option<ShardCheck>,
+    digest: RunDigest,
+    v1: Option<Vec<Done>>,
+}
+
+impl Adding {
+    /// Adds record `d`, the next of the file.
+    pub fn record(&mut self, d: &Done) -> Result<()> {
+        if let Some(check) = &mut self.check {
+            check.record(d)?;
+        }
+        self.digest.add(d);
+        if let Some(v1) = &mut self.v1 {
+            v1.push(*d);
+        }
+        Ok(())
+    }
+}
+
+/// The error of shard `p` given by file `name` and before by file `other`.
+fn given_twice(p: &ShardResult, other: &str, name: &str) -> Error {
+    Error::Input(format!(
+        "shard {} is given twice: {other} and {name}",
+        p.shard
+    ))
 }
 
 /// Checks that `parts` (with their file names) are all `K` shards of one plan, each exactly

@@ -12,19 +12,24 @@ pub mod check;
 pub mod checkpoint;
 pub mod estimate;
 pub mod files;
+mod found;
 pub mod merge;
 pub mod projection;
 pub mod provenance;
 pub mod record;
 pub mod result;
+pub mod runfile;
 mod sample;
 pub mod shard;
 pub mod status;
+pub mod stream;
 mod walk;
+mod whole;
 
 use self::checkpoint::{Checkpoint, Done};
 use self::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
 use self::provenance::CountedBy;
+pub use self::runfile::RunFile;
 use self::shard::{Assignment, Shard, MAX_SHARDS};
 use crate::count::algorithm::Algorithm;
 use crate::count::engine::{Observer, Work};
@@ -33,57 +38,6 @@ use crate::count::{Job, Options, Totals};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// A file a long run writes: a shard result or a checkpoint, told apart by its `format`.
-#[derive(Debug, Clone)]
-pub enum RunFile {
-    /// What `count --shard` printed.
-    Shard(ShardResult),
-    /// A checkpoint.
-    Checkpoint(Checkpoint),
-}
-
-impl RunFile {
-    /// Reads `path` and checks it ([`merge::parse`], [`Checkpoint::parse`]). A file of ours
-    /// that is damaged (one that begins as our files do, `{"format":"nqueens-…`, or a `.ckpt`
-    /// that is not JSON) is an error naming it; any other file (JSON of another kind, notes
-    /// that mention our formats, an audit's report) is `Ok(None)`: not a file of a run.
-    pub fn read(path: &Path) -> Result<Option<RunFile>> {
-        let name = path.display().to_string();
-        let text = files::read_text(path, "result", files::MAX_FILE_BYTES)?
-            .ok_or_else(|| Error::Input(format!("cannot read {name}: no such file")))?;
-        if text.starts_with('\u{feff}') {
-            return Err(Error::Input(format!(
-                "{name} begins with a byte-order mark (an editor added it): remove it (e.g. \
-                 sed -i '1s/^\\xEF\\xBB\\xBF//' {name}) or count that shard again"
-            )));
-        }
-        // Only the format is looked at here: the rest is skipped, not built (a generic
-        // value of a large file would take many times its size).
-        #[derive(serde::Deserialize)]
-        struct Head {
-            format: Option<serde_json::Value>,
-        }
-        let json = serde_json::from_str::<Head>(text.trim()).ok();
-        let format = json
-            .as_ref()
-            .and_then(|h| h.format.as_ref()?.as_str().map(str::to_string));
-        let begins = |f: &str| {
-            text.trim_start()
-                .starts_with(&format!("{{\"format\":\"{f}\""))
-        };
-        Ok(match format.as_deref() {
-            Some(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
-            Some(checkpoint::FORMAT) => Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?)),
-            Some(_) => None,
-            None if begins(SHARD_FORMAT) => Some(RunFile::Shard(merge::parse(&text, &name)?)),
-            None if begins(checkpoint::FORMAT) || (json.is_none() && name.ends_with(".ckpt")) => {
-                Some(RunFile::Checkpoint(Checkpoint::parse(&text, &name)?))
-            }
-            None => None,
-        })
-    }
-}
 
 /// The split depth of counts that checkpoint or shard when none is given: fixed (not chosen
 /// by thread count) so that every run and every machine builds the same plan.

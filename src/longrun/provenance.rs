@@ -149,6 +149,15 @@ impl RunDigest {
         self.records += 1;
     }
 
+    /// Adds every record `other` holds (the digest of records given in two parts is the
+    /// digest of all of them).
+    pub fn merge(&mut self, other: &RunDigest) {
+        for (lane, o) in self.lanes.iter_mut().zip(other.lanes.iter()) {
+            *lane = lane.wrapping_add(*o);
+        }
+        self.records += other.records;
+    }
+
     /// How many records that found something were added.
     pub fn records(&self) -> u64 {
         self.records

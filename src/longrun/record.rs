@@ -44,7 +44,7 @@ pub mod compact {
     }
 
     /// One record in either form.
-    struct AnyDone(Done);
+    pub(crate) struct AnyDone(pub(crate) Done);
 
     impl<'de> Deserialize<'de> for AnyDone {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AnyDone, D::Error> {

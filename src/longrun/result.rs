@@ -9,6 +9,7 @@ use super::files;
 use super::provenance::CountedBy;
 use super::record::Done;
 use super::shard::{Shard, MAX_SHARDS};
+use super::stream::{self, Collect, Records};
 use crate::count::algorithm::Algorithm;
 use crate::count::backtracking::kernel::Kernel;
 use crate::count::plan_id::PlanId;
@@ -94,18 +95,113 @@ pub const OLDEST_SHARD_VERSION: u32 = 3;
 
 /// Reads a shard result, naming the file when it cannot, and checks what one file can show:
 /// its format, its seal, its shard index, and that every task's counts and the sums agree
-/// with their class counts and with each other's ids.
+/// with their class counts and with each other's ids. Its records are held: a reader of
+/// large files streams them ([`read_each`]).
 pub fn read(path: &std::path::Path) -> Result<ShardResult> {
     let name = path.display().to_string();
-    let text = files::read_text(path, "shard", files::MAX_FILE_BYTES)?
-        .ok_or_else(|| Error::Input(format!("cannot read shard {name}: no such file")))?;
-    parse(&text, &name)
+    let f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::Input(format!(
+                "cannot read shard {name}: no such file"
+            )))
+        }
+        Err(e) => return Err(Error::io(format!("cannot read shard {name}"), e)),
+    };
+    let size = f.metadata().ok().map(|m| m.len());
+    collect(f, size, &name)
 }
 
 /// Parses and checks the text of shard file `name` (see [`read`]).
 pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
-    let r: ShardResult =
-        serde_json::from_str(text.trim()).map_err(|e| not_a_shard(text, name, e))?;
+    let text = text.trim();
+    collect(text.as_bytes(), Some(text.len() as u64), name)
+}
+
+/// [`read_each`] with every record kept in `done`.
+fn collect(reader: impl std::io::Read, size: Option<u64>, name: &str) -> Result<ShardResult> {
+    let mut all = Collect::default();
+    let mut r = read_each((reader, size), name, &mut all)?;
+    r.done = all.0;
+    Ok(r)
+}
+
+/// Reads shard file `name` from `reader` one record at a time ([`super::stream`]): its fields
+/// go to `sink` when its records begin, and each record, checked by itself (its sums against
+/// its classes, its id above the last, none that found nothing in a version 5 file), as it is
+/// read. The result has no records (`done` is empty) and is returned once the whole file
+/// passed the checks of [`read`]; the sink's first error is returned after them. `size` is
+/// the reader's size in bytes where it is known (a small file is read with a small buffer).
+pub fn read_each(
+    (reader, size): (impl std::io::Read, Option<u64>),
+    name: &str,
+    sink: &mut dyn Records<ShardResult>,
+) -> Result<ShardResult> {
+    let mut fields = ShardFields {
+        name,
+        sink,
+        sparse: false,
+        last: None,
+    };
+    let s = stream::stream(reader, (files::MAX_FILE_BYTES, size), &mut fields);
+    if let Some(why) = &s.too_large {
+        return Err(Error::Input(format!(
+            "{name} is {why}, the most nqueens reads as a shard (is it the right file?)"
+        )));
+    }
+    if s.not_text {
+        return Err(Error::Input(format!(
+            "shard {name} is not text (invalid UTF-8): it is damaged or not a shard"
+        )));
+    }
+    let r = match (&s.json, s.has_records) {
+        (Some(e), _) => Err(not_a_shard(&s, name, e.to_string())),
+        (None, false) => Err(not_a_shard(&s, name, "missing field `done`".into())),
+        (None, true) => s
+            .fields
+            .typed::<ShardResult>()
+            .map_err(|e| not_a_shard(&s, name, e.to_string())),
+    }?;
+    check_fields(&r, name)?;
+    if s.seal.as_ref() != Some(&r.checksum) {
+        return Err(Error::Input(format!(
+            "shard {name} fails its checksum: it was edited or damaged; count that shard again"
+        )));
+    }
+    if let Some(e) = s.failed {
+        return Err(e);
+    }
+    let forged = |what: String| {
+        Error::Input(format!(
+            "shard {name}: {what}: the file was forged or damaged; count that shard again"
+        ))
+    };
+    if !r.counts.consistent() {
+        return Err(forged(format!(
+            "the total {} does not agree with the class counts",
+            r.counts.total
+        )));
+    }
+    let listed_ok = if r.sparse() {
+        s.listed <= r.tasks
+    } else {
+        s.listed == r.tasks
+    };
+    if !listed_ok {
+        return Err(forged(format!(
+            "it lists {} task results for {} tasks",
+            s.listed, r.tasks
+        )));
+    }
+    if let Some(why) = metadata_invalid(&r) {
+        return Err(forged(why));
+    }
+    Ok(r)
+}
+
+/// The checks of a shard's fields that come before its seal's: its format and version, its
+/// shard index, its time.
+fn check_fields(r: &ShardResult, name: &str) -> Result<()> {
     if r.format != SHARD_FORMAT || !(OLDEST_SHARD_VERSION..=SHARD_VERSION).contains(&r.version) {
         return Err(Error::Input(format!(
             "{name} has format {:?} version {}; this nqueens reads {SHARD_FORMAT:?} versions \
@@ -126,60 +222,71 @@ pub fn parse(text: &str, name: &str) -> Result<ShardResult> {
             r.seconds
         )));
     }
-    if files::text_digest(text).as_ref() != Some(&r.checksum) {
-        return Err(Error::Input(format!(
-            "shard {name} fails its checksum: it was edited or damaged; count that shard again"
-        )));
-    }
-    let forged = |what: String| {
-        Error::Input(format!(
-            "shard {name}: {what}: the file was forged or damaged; count that shard again"
-        ))
-    };
-    if let Some(d) = r.done.iter().find(|d| !d.counts.consistent()) {
-        return Err(forged(format!(
-            "task {}'s total {} does not agree with its class counts",
-            d.id, d.counts.total
-        )));
-    }
-    if !r.counts.consistent() {
-        return Err(forged(format!(
-            "the total {} does not agree with the class counts",
-            r.counts.total
-        )));
-    }
-    let listed_ok = if r.sparse() {
-        r.done.len() <= r.tasks
-    } else {
-        r.done.len() == r.tasks
-    };
-    if !listed_ok || r.done.windows(2).any(|w| w[0].id >= w[1].id) {
-        return Err(forged(format!(
-            "it lists {} task results for {} tasks, or a task twice",
-            r.done.len(),
-            r.tasks
-        )));
-    }
-    if r.sparse() {
-        if let Some(d) = r.done.iter().find(|d| d.counts.is_zero()) {
-            return Err(forged(format!(
-                "it lists task {}, which found nothing (version {} files leave such tasks out)",
-                d.id, r.version
-            )));
-        }
-    }
-    if let Some(why) = metadata_invalid(&r) {
-        return Err(forged(why));
-    }
-    Ok(r)
+    Ok(())
 }
 
-/// The error for a text that does not parse as a shard: an older or newer format version
-/// where the text says so, else what the JSON parser found.
-fn not_a_shard(text: &str, name: &str, e: serde_json::Error) -> Error {
-    let old = serde_json::from_str::<serde_json::Value>(text.trim())
-        .ok()
-        .and_then(|v| v.get("version").and_then(|v| v.as_u64()))
+/// A shard file's fields and records on their way to a sink, each record checked by itself.
+struct ShardFields<'a> {
+    name: &'a str,
+    sink: &'a mut dyn Records<ShardResult>,
+    sparse: bool,
+    last: Option<u32>,
+}
+
+impl stream::Fields for ShardFields<'_> {
+    fn head(&mut self, fields: &stream::Kept) -> Result<()> {
+        let name = self.name;
+        // A file whose records come before its fields is not one count wrote (it would fail
+        // its seal, or be forged): its records are not given to the sink.
+        let r: ShardResult = fields.typed().map_err(|e| {
+            Error::Input(format!(
+                "shard {name} lists its records before its fields ({e}): the file was \
+                     forged or damaged; count that shard again"
+            ))
+        })?;
+        check_fields(&r, name)?;
+        self.sparse = r.sparse();
+        self.sink.head(&r)
+    }
+
+    fn record(&mut self, d: Done) -> Result<()> {
+        let forged = |what: String| {
+            Error::Input(format!(
+                "shard {}: {what}: the file was forged or damaged; count that shard again",
+                self.name
+            ))
+        };
+        if !d.counts.consistent() {
+            return Err(forged(format!(
+                "task {}'s total {} does not agree with its class counts",
+                d.id, d.counts.total
+            )));
+        }
+        if self.last.is_some_and(|l| l >= d.id) {
+            return Err(forged(format!(
+                "it lists task {} after task {}: a task twice, or out of order",
+                d.id,
+                self.last.unwrap_or_default()
+            )));
+        }
+        self.last = Some(d.id);
+        if self.sparse && d.counts.is_zero() {
+            return Err(forged(format!(
+                "it lists task {}, which found nothing (version {SPARSE_VERSION} files and later \
+                 leave such tasks out)",
+                d.id
+            )));
+        }
+        self.sink.record(&d)
+    }
+}
+
+/// The error for a file that does not parse as a shard: an older or newer format version
+/// where its fields say so, else what the JSON parser found.
+fn not_a_shard(s: &stream::Streamed, name: &str, e: String) -> Error {
+    let old = s
+        .fields
+        .version()
         .filter(|&v| !(OLDEST_SHARD_VERSION as u64..=SHARD_VERSION as u64).contains(&v));
     match old {
         Some(v) => Error::Input(format!(

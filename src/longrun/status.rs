@@ -7,12 +7,16 @@
 //! checkpoint names its plan (fingerprint) and its shard `I/K`. The run is the plan and `K` that
 //! most files belong to; files of any other count are *foreign* and listed as such.
 
-use super::check::Against;
-use super::checkpoint::Checkpoint;
-use super::merge::{Merged, Merger};
+use super::check::{Against, CheckpointCheck, ShardCheck};
+use super::found::{read_found, DoneSoFar, Found, Noting};
+use super::merge::{Adding, Merged, Merger};
+use super::record::Done;
+use super::result::ShardResult;
+use super::runfile::RunFile;
 use super::shard::Assignment;
+use super::stream::{Discard, Records};
 pub use super::walk::{files, listed, DIRECTORY_DEPTH};
-use super::RunFile;
+pub use super::whole::{whole_runs, WholeRun};
 use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
 use crate::count::Options;
@@ -128,77 +132,226 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
     };
     let against = Against::new(&plan, opts, &first)?;
     let work = against.identity().work.clone();
-    let mut plan_of_run = Some(against);
     let shard_work = Assignment::new(&work, k).loads(&work);
     let all_work: f64 = shard_work.iter().sum::<f64>().max(1.0);
-    let mut states = vec![ShardState::Missing; k as usize];
+    let mut run = Run {
+        key: (plan.clone(), k),
+        plan: Some(against),
+        merger: None,
+        merge_error: None,
+        work,
+        states: vec![ShardState::Missing; k as usize],
+        shard_work,
+    };
     let mut foreign = Vec::new();
-    let mut merger: Option<Merger> = None;
-    let mut merge_error = None;
     let mut skipped = Skipped::default();
     for f in files {
-        let Some((name, file)) = skipped.run_file(f) else {
-            continue;
-        };
-        if key(&file).as_ref() != Some(&(plan.clone(), k)) {
-            foreign.push(name);
-            continue;
-        }
-        // The plan is rebuilt once: held here until the first result, then by the merge.
-        let against = match (&mut merger, &mut plan_of_run) {
-            (Some(m), _) => m.against(),
-            (None, Some(a)) => a,
-            (None, None) => unreachable!("the plan is held here or by the merge"),
+        let mut reading = Noting::new(Reading::new(&mut run, f));
+        let found = read_found(f, &mut reading);
+        let (file, fatal) = (reading.sink.file, reading.failed);
+        let name = match (found, fatal) {
+            (Found::Damaged(_, e), true) => return Err(e),
+            (Found::Run(name, _), _) => name,
+            (found, _) => {
+                skipped.note(found);
+                continue;
+            }
         };
         match file {
-            RunFile::Shard(r) => {
-                against.shard(&name, &r)?;
-                let i = r.shard.index as usize;
-                states[i] = ShardState::Finished {
-                    file: name.clone(),
-                    solutions: r.counts.total,
-                    seconds: r.seconds,
-                };
-                if merger.is_none() {
-                    let a = plan_of_run.take().expect("the plan");
-                    merger = Some(Merger::with(a, &name, &r)?);
-                }
-                if merge_error.is_none() {
-                    let m = merger.as_mut().expect("the merge");
-                    merge_error = m.add_checked(&name, &r).err();
-                }
+            FileState::Foreign => foreign.push(name),
+            FileState::Shard(b) => {
+                let (check, adding, head) = *b;
+                run.finished(check, adding, &head)?
             }
-            RunFile::Checkpoint(c) => {
-                against.checkpoint(&name, &c)?;
-                let Some(s) = c.shard else { continue };
-                let i = s.index as usize;
-                if matches!(states[i], ShardState::Finished { .. }) {
-                    continue;
-                }
-                states[i] = partial(name, &c, &work, shard_work[i])?;
-            }
+            FileState::Checkpoint(partial) => run.partial(partial),
+            FileState::Unread => {}
         }
     }
     let mut s = summarise(
         plan,
         k,
-        states,
+        run.states,
         foreign,
-        (merger, merge_error),
-        &shard_work,
+        (run.merger, run.merge_error),
+        &run.shard_work,
         all_work,
     )?;
     (s.vanished, s.damaged) = (skipped.vanished, skipped.damaged);
     Ok(Some(s))
 }
 
+/// The run [`status`] reports, as its files are read.
+struct Run {
+    key: (PlanId, u32),
+    /// The plan, rebuilt once: held here until the first result, then by the merge.
+    plan: Option<Against>,
+    merger: Option<Merger>,
+    merge_error: Option<Error>,
+    work: Work,
+    states: Vec<ShardState>,
+    shard_work: Vec<f64>,
+}
+
+impl Run {
+    fn against(&mut self) -> &mut Against {
+        match (&mut self.merger, &mut self.plan) {
+            (Some(m), _) => m.against(),
+            (None, Some(a)) => a,
+            (None, None) => unreachable!("the plan is held here or by the merge"),
+        }
+    }
+
+    /// Shard result `r`, read whole and checked by `check`, is finished; `adding` (if the
+    /// merge goes on) is what it adds to the merge.
+    fn finished(
+        &mut self,
+        check: ShardCheck,
+        adding: Option<Adding>,
+        r: &ShardResult,
+    ) -> Result<()> {
+        check.finish(r)?;
+        self.states[r.shard.index as usize] = ShardState::Finished {
+            file: check.name().to_string(),
+            solutions: r.counts.total,
+            seconds: r.seconds,
+        };
+        if let (Some(m), Some(adding)) = (&mut self.merger, adding) {
+            self.merge_error = m.commit(r, adding).err();
+        }
+        Ok(())
+    }
+
+    /// A shard's checkpoint, read whole, says how far the shard is (unless it is finished).
+    fn partial(&mut self, p: Partial) {
+        let i = p.index as usize;
+        if matches!(self.states[i], ShardState::Finished { .. }) {
+            return;
+        }
+        self.states[i] = ShardState::Partial {
+            file: p.name,
+            done: p.so_far.done,
+            tasks: p.tasks,
+            work: (p.so_far.work / self.shard_work[i].max(1.0)).min(1.0),
+            solutions: p.so_far.solutions,
+        };
+    }
+}
+
+/// What one file of [`status`] was found to be, as it is read.
+enum FileState {
+    /// Not (yet) read to its records.
+    Unread,
+    /// A file of another count.
+    Foreign,
+    /// A shard result of the run: its checks, what it adds to the merge, its fields.
+    Shard(Box<(ShardCheck, Option<Adding>, ShardResult)>),
+    /// A shard's checkpoint of the run: how far it is.
+    Checkpoint(Partial),
+}
+
+/// How far a shard's checkpoint is.
+struct Partial {
+    name: String,
+    index: u32,
+    check: CheckpointCheck,
+    so_far: DoneSoFar,
+    tasks: usize,
+}
+
+/// One file of [`status`] being read: its records checked against the run's plan, added to
+/// the merge or to its shard's progress as they are read. An error of those checks (not of
+/// the file by itself) fails the whole status, as merge would.
+struct Reading<'r> {
+    run: &'r mut Run,
+    name: String,
+    file: FileState,
+}
+
+impl<'r> Reading<'r> {
+    fn new(run: &'r mut Run, f: &Path) -> Reading<'r> {
+        Reading {
+            run,
+            name: f.display().to_string(),
+            file: FileState::Unread,
+        }
+    }
+
+    fn head_of(&mut self, file: &RunFile) -> Result<()> {
+        if key(file).as_ref() != Some(&self.run.key) {
+            self.file = FileState::Foreign;
+            return Ok(());
+        }
+        let name = self.name.clone();
+        match file {
+            RunFile::Shard(r) => {
+                let check = self.run.against().shard_head(&name, r)?;
+                let run = &mut *self.run;
+                if run.merger.is_none() {
+                    let a = run.plan.take().expect("the plan");
+                    run.merger = Some(Merger::with(a, &name, r)?);
+                }
+                let mut adding = None;
+                if run.merge_error.is_none() {
+                    let m = run.merger.as_mut().expect("the merge");
+                    match m.begin_checked(&name, r) {
+                        Ok(a) => adding = Some(a),
+                        Err(e) => run.merge_error = Some(e),
+                    }
+                }
+                self.file = FileState::Shard(Box::new((check, adding, r.clone())));
+            }
+            RunFile::Checkpoint(c) => {
+                let check = self.run.against().checkpoint_head(&name, c)?;
+                let index = c.shard.expect("a shard's checkpoint (its key)").index;
+                self.file = FileState::Checkpoint(Partial {
+                    name,
+                    index,
+                    check,
+                    so_far: DoneSoFar::default(),
+                    tasks: c.tasks,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn record_of(&mut self, d: &Done) -> Result<()> {
+        match &mut self.file {
+            FileState::Shard(b) => {
+                let (check, adding, _) = &mut **b;
+                check.record(d)?;
+                if let Some(a) = adding {
+                    a.record(d)?;
+                }
+            }
+            FileState::Checkpoint(p) => {
+                p.check.record(d)?;
+                p.so_far.add(&p.name, d, &self.run.work)?;
+            }
+            FileState::Unread | FileState::Foreign => {}
+        }
+        Ok(())
+    }
+}
+
+impl Records<RunFile> for Reading<'_> {
+    fn head(&mut self, file: &RunFile) -> Result<()> {
+        self.head_of(file)
+    }
+    fn record(&mut self, d: &Done) -> Result<()> {
+        self.record_of(d)
+    }
+}
+
 /// [`status`] of files among which no run is found: the first damaged file of ours says why
 /// (as when it is the only one given), else `None`.
 fn no_run(files: &[PathBuf]) -> Result<Option<Status>> {
-    let damaged = files.iter().find_map(|f| match read_found(f) {
-        Found::Damaged(why) => Some(why),
-        _ => None,
-    });
+    let damaged = files
+        .iter()
+        .find_map(|f| match read_found(f, &mut Discard) {
+            Found::Damaged(why, _) => Some(why),
+            _ => None,
+        });
     damaged.map_or(Ok(None), |why| Err(Error::Input(why)))
 }
 
@@ -210,83 +363,14 @@ struct Skipped {
 }
 
 impl Skipped {
-    /// File `f` read ([`read_found`]): a file of a run, or `None` (another file, or one
-    /// vanished or damaged, noted here).
-    fn run_file(&mut self, f: &Path) -> Option<(String, RunFile)> {
-        match read_found(f) {
-            Found::Run(name, file) => return Some((name, *file)),
-            Found::Other => {}
+    /// Notes what reading a file found, if it vanished or is damaged.
+    fn note(&mut self, found: Found) {
+        match found {
+            Found::Run(..) | Found::Other => {}
             Found::Vanished(name) => self.vanished.push(name),
-            Found::Damaged(why) => self.damaged.push(why),
+            Found::Damaged(why, _) => self.damaged.push(why),
         }
-        None
     }
-}
-
-/// Where a count of a whole board in one run stands, from its checkpoint (`count N
-/// --checkpoint FILE` without `--shard`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WholeRun {
-    /// The checkpoint.
-    pub file: String,
-    /// The plan, described.
-    pub plan: String,
-    /// N.
-    pub n: u32,
-    /// The plan's fingerprint.
-    pub fingerprint: String,
-    /// Tasks in the plan.
-    pub tasks: usize,
-    /// Tasks done.
-    pub done: usize,
-    /// Solutions in the tasks done.
-    pub solutions_so_far: u128,
-    /// Share of the plan's expected work done, 0 to 1.
-    pub work_done: f64,
-    /// The core-seconds left, by the rough scale a count states before it starts (the whole
-    /// count's a(N) × the method's rough cost a solution, times the share of work left):
-    /// `estimate N` measures it.
-    pub core_seconds_left: f64,
-}
-
-/// Where each whole count whose checkpoint is among `files` stands ([`WholeRun`]): a run with
-/// no shards has no shard results for [`status`] to find. Each checkpoint is checked against
-/// its plan as every reader checks it.
-pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
-    let mut out = Vec::new();
-    for f in files {
-        let Found::Run(name, file) = read_found(f) else {
-            continue;
-        };
-        let RunFile::Checkpoint(c) = *file else {
-            continue;
-        };
-        if c.shard.is_some() {
-            continue;
-        }
-        let mut against = Against::new(&c.plan, opts, &name)?;
-        against.checkpoint(&name, &c)?;
-        let work = &against.identity().work;
-        let all: f64 = (0..against.identity().tasks as u32)
-            .map(|id| work.at(id) as f64)
-            .sum::<f64>()
-            .max(1.0);
-        let done: f64 = c.done.iter().map(|d| work.at(d.id) as f64).sum();
-        let solutions = solutions_of(&name, &c)?;
-        let share = (done / all).min(1.0);
-        out.push(WholeRun {
-            file: name,
-            plan: c.plan.describe(),
-            n: c.plan.n,
-            fingerprint: c.plan.fingerprint.clone(),
-            tasks: c.tasks,
-            done: c.done.len(),
-            solutions_so_far: solutions,
-            work_done: share,
-            core_seconds_left: c.plan.algorithm.rough_core_seconds(c.plan.n) * (1.0 - share),
-        });
-    }
-    Ok(out)
 }
 
 /// The run `files` are of: the (plan, K) most of them belong to, and the first file of it;
@@ -294,7 +378,7 @@ pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
 fn find_run(files: &[PathBuf]) -> Option<(PlanId, u32, String)> {
     let mut keys: Vec<((PlanId, u32), usize, String)> = Vec::new();
     for f in files {
-        if let Found::Run(_, file) = read_found(f) {
+        if let Found::Run(_, file) = read_found(f, &mut Discard) {
             if let Some(k) = key(&file) {
                 match keys.iter_mut().find(|(key, _, _)| *key == k) {
                     Some((_, c, _)) => *c += 1,
@@ -305,71 +389,6 @@ fn find_run(files: &[PathBuf]) -> Option<(PlanId, u32, String)> {
     }
     let ((plan, k), _, first) = keys.into_iter().max_by_key(|(_, c, _)| *c)?;
     Some((plan, k, first))
-}
-
-/// Where a checkpoint of shard `i` stands: its tasks' share of the shard's work and their
-/// solutions (summed without overflow).
-fn partial(name: String, c: &Checkpoint, work: &Work, shard_work: f64) -> Result<ShardState> {
-    let done_work: f64 = c
-        .done
-        .iter()
-        .filter_map(|d| work.get(d.id))
-        .fold(0.0, |a, e| a + e as f64);
-    let solutions = solutions_of(&name, c)?;
-    Ok(ShardState::Partial {
-        file: name,
-        done: c.done.len(),
-        tasks: c.tasks,
-        work: (done_work / shard_work.max(1.0)).min(1.0),
-        solutions,
-    })
-}
-
-/// The solutions of checkpoint `c`'s tasks (file `name`), summed without overflow.
-fn solutions_of(name: &str, c: &Checkpoint) -> Result<u128> {
-    c.done.iter().try_fold(0u128, |s, d| {
-        s.checked_add(d.counts.total).ok_or_else(|| {
-            Error::Input(format!(
-                "{name}: its tasks' counts add up past 2^128: it was forged or damaged"
-            ))
-        })
-    })
-}
-
-/// The shard result or checkpoint in `f`, with its name; `None` for a file that is neither.
-/// What reading one of the files found gave.
-enum Found {
-    /// A file of a run (boxed: it is large beside the others).
-    Run(String, Box<RunFile>),
-    /// Another file (JSON of another kind).
-    Other,
-    /// Gone since it was found (a finished shard's checkpoint removed meanwhile).
-    Vanished(String),
-    /// A file of ours that cannot be read or is damaged: its name and why.
-    Damaged(String),
-}
-
-/// Reads `f` ([`read_run_file`]), telling a file that vanished since it was found, and one
-/// that is damaged, from the others: neither ends the report.
-fn read_found(f: &Path) -> Found {
-    let gone = || std::fs::symlink_metadata(f).is_err();
-    match read_run_file(f) {
-        Ok(Some((name, file))) => Found::Run(name, Box::new(file)),
-        Ok(None) if gone() => Found::Vanished(f.display().to_string()),
-        Ok(None) => Found::Other,
-        Err(_) if gone() => Found::Vanished(f.display().to_string()),
-        Err(e) => Found::Damaged(e.to_string()),
-    }
-}
-
-fn read_run_file(f: &Path) -> Result<Option<(String, RunFile)>> {
-    // A file that cannot be read is a file of the run that fails (exit 2), never "not yet"
-    // (exit 1): a script waiting for 0 would wait for ever.
-    let read = RunFile::read(f).map_err(|e| match e {
-        Error::Io { .. } => Error::Input(e.to_string()),
-        e => e,
-    });
-    Ok(read?.map(|r| (f.display().to_string(), r)))
 }
 
 /// What the shards' states add up to.

@@ -187,13 +187,7 @@ fn file_slices(
     (per_task, threads): (usize, usize),
     a: &mut Auditor,
 ) -> Result<()> {
-    let mut with_solutions: Vec<u32> = f
-        .done()
-        .iter()
-        .filter(|d| d.counts.total > 0)
-        .map(|d| d.id)
-        .collect();
-    with_solutions.sort_unstable();
+    let with_solutions = &f.with_solutions;
     let mut taken: Vec<Slice> = Vec::new();
     for &task in ids {
         // A task that records no solution has no slice that holds one: no draws again.
