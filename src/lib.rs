@@ -76,6 +76,7 @@ pub mod internals {
     pub use crate::count::arch::{self, Build};
     pub use crate::count::backtracking::backtrack::{self, Backtrack};
     pub use crate::count::backtracking::constellations;
+    pub use crate::count::backtracking::kernel::gpu;
     pub use crate::count::backtracking::kernel::{self, Found};
     pub use crate::count::backtracking::plan::{self, Plan, MAX_SPLIT_DEPTH};
     pub use crate::count::backtracking::rotational;

@@ -132,6 +132,11 @@ pub struct EngineArgs {
     /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
     #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
+    /// Count on an NVIDIA GPU (the kernel `gpu`: the backtracking plan's tasks, each a few
+    /// rows on this CPU and then a subtree a GPU thread): a build with the `gpu` feature
+    /// (`cargo build --release --features gpu`), a GPU and its driver. See docs/guide/gpu.md.
+    #[arg(long, conflicts_with = "kernel")]
+    pub gpu: bool,
     /// The most memory the count may use (e.g. 8G, 512M): the quadrant method counts a large
     /// task in smaller pieces to stay within it, and refuses to start, saying what it would
     /// need, only when its quarter table and each thread's slices leave less than 16 MiB a
@@ -143,7 +148,8 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The library's options for these arguments (and the environment's, [`env`]).
     pub fn options(&self) -> Result<Options, Error> {
-        let mut o = options()?.with_kernel(self.kernel);
+        let kernel = if self.gpu { Kernel::Gpu } else { self.kernel };
+        let mut o = options()?.with_kernel(kernel);
         o.algorithm = self.algorithm;
         o.threads = self.threads;
         o.split_depth = self.split_depth;

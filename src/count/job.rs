@@ -54,6 +54,10 @@ impl Job {
             mut algorithm,
             may_backtrack,
         } = method::choose(n, opts, long_run.is_some())?;
+        if opts.kernel == Kernel::Gpu {
+            // Refused before anything is planned where no GPU can count.
+            crate::count::backtracking::kernel::gpu::available()?;
+        }
         if algorithm == Algorithm::Quadrants {
             let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
             match Quadrants::within(n, threads, limit, &opts.quadrants) {

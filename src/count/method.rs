@@ -61,6 +61,20 @@ impl Options {
 pub fn choose(n: u32, opts: &Options, pinned: bool) -> Result<Method> {
     let chose = opts.algorithm.is_none_or(|a| a == Algorithm::Auto);
     let mut algorithm = opts.resolved_algorithm(n);
+    if opts.kernel == crate::count::backtracking::kernel::Kernel::Gpu
+        && algorithm == Algorithm::Quadrants
+    {
+        if !chose {
+            return Err(Error::Usage(
+                "the GPU counts the backtracking plans' tasks (algorithm symmetric, mirror or \
+                 plain), not the quadrant method's: leave the algorithm out, or count without \
+                 the GPU"
+                    .into(),
+            ));
+        }
+        // Auto on the GPU: its kernel is a backtracker.
+        algorithm = FALLBACK;
+    }
     if algorithm == Algorithm::Quadrants && opts.split_depth.is_some() {
         if !chose {
             return Err(Error::Usage(

@@ -101,7 +101,12 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     }
     let ckpt = Checkpoint::new(job.id(), long.shard, scope.len());
     let mut saver = Saver::resuming(ckpt, path, long.every, fixed)?;
-    saver.run = CountedBy::here(job.build());
+    saver.run = match job.kernel() {
+        crate::Kernel::Gpu => {
+            CountedBy::on_gpu(&crate::count::backtracking::kernel::gpu::available()?)
+        }
+        _ => CountedBy::here(job.build()),
+    };
     let (resumed, resumed_tally) = resumed(&saver.ckpt, &scope, tasks)?;
     // Save at once: an unwritable path fails now, not after the first interval.
     saver.save()?;

@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 
+/// The build `counted_by` names for tasks counted on a GPU (its `cpu` then names the GPU).
+pub const GPU_BUILD: &str = "cuda";
+
 /// The longest CPU model or host name a file may record.
 pub const MAX_NAME: usize = 256;
 
@@ -41,6 +44,16 @@ impl CountedBy {
         }
     }
 
+    /// This host counting on the GPU `gpu` (its name and architecture): build
+    /// [`GPU_BUILD`], the GPU where the CPU is named.
+    pub fn on_gpu(gpu: &str) -> CountedBy {
+        CountedBy {
+            build: GPU_BUILD.to_string(),
+            cpu: gpu.to_string(),
+            ..CountedBy::here(Build::Portable)
+        }
+    }
+
     /// Whether `o` is the same build on the same CPU and host.
     fn same_place(&self, o: &CountedBy) -> bool {
         (&self.build, &self.cpu, &self.host) == (&o.build, &o.cpu, &o.host)
@@ -48,9 +61,9 @@ impl CountedBy {
 
     /// Why this entry cannot be one a run wrote, if it cannot.
     pub fn invalid(&self) -> Option<String> {
-        if !BUILD_NAMES.contains(&self.build.as_str()) {
+        if !BUILD_NAMES.contains(&self.build.as_str()) && self.build != GPU_BUILD {
             return Some(format!(
-                "build {:?} is not one of {}",
+                "build {:?} is not one of {}, {GPU_BUILD}",
                 self.build,
                 BUILD_NAMES.join(", ")
             ));
@@ -299,6 +312,9 @@ mod tests {
         assert_eq!(a.len(), 64);
         let mut c = CountedBy::here(Build::Portable);
         assert_eq!(c.invalid(), None);
+        // A GPU's count names the build `cuda` and the GPU.
+        let g = CountedBy::on_gpu("NVIDIA H100 80GB HBM3, sm_90");
+        assert_eq!((g.invalid(), g.build.as_str()), (None, GPU_BUILD));
         c.build = "avx9000".into();
         assert!(c.invalid().is_some());
         c.build = "portable".into();

@@ -18,23 +18,17 @@
 //! the tests run them all on the same inputs.
 
 pub mod fast;
+pub mod found;
+pub mod gpu;
 pub mod lanes;
 pub mod simple;
 pub mod wide;
 
+pub use self::found::Found;
 use crate::board::spec::Spec;
 use crate::count::arch::Build;
 use crate::names::named_enum;
 use std::sync::OnceLock;
-
-/// What a kernel found below a task's fixed queens.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Found {
-    /// Completions (unweighted).
-    pub solutions: u64,
-    /// Queens placed by the search.
-    pub nodes: u64,
-}
 
 /// Which kernel counts the tasks of the backtracking method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
@@ -51,6 +45,11 @@ pub enum Kernel {
     /// available): the default, the fastest measured (docs/PERFORMANCE.md).
     #[default]
     Wide,
+    /// On an NVIDIA GPU ([`gpu`], the `gpu` feature): each task expanded a
+    /// few rows on the host, each subtree a GPU thread, counted as `fast` counts. Its one
+    /// CPU build, the kernel's source compiled for this CPU, is what the tests run; a count
+    /// asks for the GPU first ([`gpu::available`]).
+    Gpu,
 }
 
 named_enum!(Kernel, "kernel", {
@@ -58,16 +57,21 @@ named_enum!(Kernel, "kernel", {
     Fast => "fast",
     Lanes => "lanes",
     Wide => "wide",
+    Gpu => "gpu",
 });
 
 impl Kernel {
-    /// Every kernel.
+    /// Every kernel that runs on the CPU (not [`Kernel::Gpu`]).
     pub const ALL: [Kernel; 4] = [Kernel::Simple, Kernel::Fast, Kernel::Lanes, Kernel::Wide];
 
-    /// Whether the kernel has a build for `build`'s features: every kernel a portable and a
-    /// popcnt/bmi one, `wide` also AVX2 and AVX-512F ones.
+    /// Whether the kernel has a build for `build`'s features: every CPU kernel a portable and
+    /// a popcnt/bmi one, `wide` also AVX2 and AVX-512F ones; `gpu` the portable one only.
     fn has(self, build: Build) -> bool {
-        build.rank() <= 1 || (self == Kernel::Wide && build.rank() <= 3)
+        match self {
+            Kernel::Gpu => build.rank() == 0,
+            Kernel::Wide => build.rank() <= 3,
+            _ => build.rank() <= 1,
+        }
     }
 
     /// Every build of this kernel this CPU runs, poorest first (the tests run each).
@@ -77,6 +81,9 @@ impl Kernel {
 
     /// The build this kernel runs on this CPU (its richest), chosen once per process.
     pub fn build(self) -> Build {
+        if self == Kernel::Gpu {
+            return Build::Portable;
+        }
         static CHOSEN: OnceLock<[Build; 4]> = OnceLock::new();
         let table = CHOSEN
             .get_or_init(|| Kernel::ALL.map(|k| *k.builds().last().expect("the portable build")));
@@ -97,6 +104,7 @@ impl Kernel {
             (Kernel::Fast, Build::Portable) => fast::portable(specs, out),
             (Kernel::Lanes, Build::Portable) => lanes::portable(specs, out),
             (Kernel::Wide, Build::Portable) => wide::portable(specs, out),
+            (Kernel::Gpu, Build::Portable) => gpu::backend::count_batch(specs, out),
             #[cfg(target_arch = "x86_64")]
             (Kernel::Simple, Build::Bmi(t)) => simple::bmi(t, specs, out),
             #[cfg(target_arch = "x86_64")]
@@ -180,7 +188,16 @@ mod tests {
         let e = "turbo".parse::<Kernel>().unwrap_err().to_string();
         assert_eq!(
             e,
-            "unknown kernel 'turbo': expected one of simple, fast, lanes, wide"
+            "unknown kernel 'turbo': expected one of simple, fast, lanes, wide, gpu"
+        );
+        assert_eq!("gpu".parse::<Kernel>(), Ok(Kernel::Gpu));
+        // Its CPU build (the kernel's source compiled for this CPU, no GPU here) agrees.
+        let specs = [Spec::new(8, &[]), Spec::new(10, &[(0, 1)])];
+        let mut got = [Found::default(); 2];
+        Kernel::Gpu.count_batch(&specs, &mut got);
+        assert_eq!(
+            got,
+            [Kernel::Fast.count(&specs[0]), Kernel::Fast.count(&specs[1])]
         );
     }
 }

@@ -1,0 +1,158 @@
+//! The GPU backend (the `gpu` feature): the kernel (`kernel.cu`) compiled by NVRTC for the
+//! GPU found and launched through the CUDA driver API, both libraries loaded at run time
+//! (`cudarc`), so that one binary serves every GPU architecture and builds without CUDA.
+//! Without a GPU or its driver, [`Gpu::open`] says so in one sentence: the libraries are
+//! looked for before `cudarc` is asked for them (it panics where they are missing).
+
+use super::launch::{Board, Launch, Start};
+use crate::board::spec::Spec;
+use crate::count::backtracking::kernel::found::Found;
+use crate::error::{Error, Result};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
+use std::sync::{Arc, Mutex, OnceLock};
+
+// SAFETY: both are `repr(C)` plain data, laid out as `kernel.cu` declares them (the CPU
+// build of the kernel checks the layout: `cpu::tests`).
+unsafe impl DeviceRepr for Board {}
+unsafe impl DeviceRepr for Start {}
+
+/// The kernel's source, compiled for the GPU at run time.
+const SOURCE: &str = include_str!("kernel.cu");
+
+/// Threads a block.
+const THREADS: u32 = 128;
+
+/// An open GPU: its context, a stream and the kernel compiled for it.
+pub struct Gpu {
+    _context: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    kernel: CudaFunction,
+    /// The GPU's name and compute capability (`NVIDIA H100 80GB HBM3, sm_90`).
+    pub name: String,
+    /// Launches go one at a time.
+    lock: Mutex<()>,
+}
+
+/// Whether a shared library `lib` (`cuda`, `nvrtc`) of one of the names `cudarc` looks for
+/// can be loaded.
+fn loadable(lib: &str) -> bool {
+    cudarc::get_lib_name_candidates(lib).iter().any(|name| {
+        let Ok(c) = std::ffi::CString::new(name.as_str()) else {
+            return false;
+        };
+        // SAFETY: dlopen of a library by name, closed again at once.
+        unsafe {
+            let h = libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            if h.is_null() {
+                false
+            } else {
+                libc::dlclose(h);
+                true
+            }
+        }
+    })
+}
+
+impl Gpu {
+    /// The first GPU, opened once for the process (later calls return the same, or the same
+    /// refusal).
+    pub fn open() -> Result<&'static Gpu> {
+        static GPU: OnceLock<std::result::Result<Gpu, String>> = OnceLock::new();
+        GPU.get_or_init(Gpu::open_first)
+            .as_ref()
+            .map_err(|why| Error::Usage(why.clone()))
+    }
+
+    fn open_first() -> std::result::Result<Gpu, String> {
+        if !loadable("cuda") {
+            return Err(
+                "no NVIDIA GPU driver found (libcuda.so could not be loaded): count \
+                        on a machine with an NVIDIA GPU and its driver, or without --gpu"
+                    .into(),
+            );
+        }
+        if !loadable("nvrtc") {
+            return Err(
+                "the CUDA runtime compiler (libnvrtc) could not be loaded: install \
+                        the CUDA toolkit (or add its lib64 to LD_LIBRARY_PATH), or count \
+                        without --gpu"
+                    .into(),
+            );
+        }
+        let fail = |what: &str, e: &dyn std::fmt::Debug| format!("the GPU {what}: {e:?}");
+        let context = CudaContext::new(0).map_err(|e| fail("cannot be opened", &e))?;
+        let (major, minor) = context
+            .compute_capability()
+            .map_err(|e| fail("does not say its architecture", &e))?;
+        let arch = format!("sm_{major}{minor}");
+        let name = context.name().unwrap_or_else(|_| "an NVIDIA GPU".into());
+        let options = cudarc::nvrtc::CompileOptions {
+            options: vec![
+                format!("--gpu-architecture={arch}"),
+                "-default-device".into(),
+            ],
+            ..Default::default()
+        };
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(SOURCE, options)
+            .map_err(|e| fail(&format!("kernel does not compile for {arch}"), &e))?;
+        let module = context
+            .load_module(ptx)
+            .map_err(|e| fail("kernel cannot be loaded", &e))?;
+        let kernel = module
+            .load_function("nq_count")
+            .map_err(|e| fail("kernel has no nq_count", &e))?;
+        Ok(Gpu {
+            stream: context.default_stream(),
+            _context: context,
+            kernel,
+            name: format!("{name}, {arch}"),
+            lock: Mutex::new(()),
+        })
+    }
+
+    /// The completions of `specs`, each expanded to `depth` rows on the host and its
+    /// subtrees counted on the GPU, a thread each.
+    pub fn count(&self, specs: &[Spec], depth: usize) -> Result<Vec<Found>> {
+        let l = Launch::of(specs, depth);
+        if l.starts.is_empty() {
+            return Ok(l.finish(&[], &[]));
+        }
+        let (solutions, nodes) = self
+            .run(&l)
+            .map_err(|e| Error::io_failed(format!("the GPU failed while counting: {e:?}")))?;
+        Ok(l.finish(&solutions, &nodes))
+    }
+
+    /// One launch: each start's solutions and nodes.
+    fn run(
+        &self,
+        l: &Launch,
+    ) -> std::result::Result<(Vec<u64>, Vec<u64>), cudarc::driver::DriverError> {
+        let _one = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let count = l.starts.len() as u32;
+        let s = &self.stream;
+        let boards = s.clone_htod(&l.boards)?;
+        let starts = s.clone_htod(&l.starts)?;
+        let mut solutions = s.alloc_zeros::<u64>(l.starts.len())?;
+        let mut nodes = s.alloc_zeros::<u64>(l.starts.len())?;
+        let cfg = LaunchConfig {
+            grid_dim: (count.div_ceil(THREADS), 1, 1),
+            block_dim: (THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = s.launch_builder(&self.kernel);
+        launch
+            .arg(&boards)
+            .arg(&starts)
+            .arg(&count)
+            .arg(&mut solutions)
+            .arg(&mut nodes);
+        // SAFETY: the kernel's parameters are these, in this order (`nq_count` in
+        // `kernel.cu`); it reads `count` starts and the boards they name, and writes
+        // `count` solutions and nodes.
+        unsafe { launch.launch(cfg) }?;
+        Ok((s.clone_dtoh(&solutions)?, s.clone_dtoh(&nodes)?))
+    }
+}
