@@ -190,10 +190,8 @@ impl Checkpoint {
                  silently: {keep}"
             ))
         };
-        if let Some(why) = &s.too_large {
-            return Err(Error::Input(format!(
-                "{name} is {why}, the most nqueens reads as a checkpoint (is it the right file?)"
-            )));
+        if let Some(e) = s.too_large(name, "checkpoint") {
+            return Err(e);
         }
         if s.not_text {
             return Err(Error::Input(format!(
@@ -204,7 +202,10 @@ impl Checkpoint {
         let c: Checkpoint = match (&s.json, s.has_records) {
             (Some(e), _) => Err(corrupt(e.to_string())),
             (None, false) => Err(corrupt("missing field `done`".into())),
-            (None, true) => s.fields.typed().map_err(|e| corrupt(e.to_string())),
+            (None, true) => s
+                .fields
+                .typed()
+                .map_err(|e| corrupt(super::result::first_words(&e))),
         }?;
         check_fields(&c, name)?;
         if s.seal.as_ref() != Some(&c.checksum) {
@@ -264,8 +265,9 @@ impl stream::Fields for CheckpointFields<'_> {
         let name = self.name;
         let c: Checkpoint = fields.typed().map_err(|e| {
             Error::Input(format!(
-                "checkpoint {name} lists its records before its fields ({e}): it was forged or \
-                 damaged"
+                "checkpoint {name} lists its records before its fields, or lacks one ({}): count \
+                 writes them first; it was forged or damaged",
+                super::result::first_words(&e)
             ))
         })?;
         check_fields(&c, name)?;

@@ -144,10 +144,8 @@ pub fn read_each(
         last: None,
     };
     let s = stream::stream(reader, (files::MAX_FILE_BYTES, size), &mut fields);
-    if let Some(why) = &s.too_large {
-        return Err(Error::Input(format!(
-            "{name} is {why}, the most nqueens reads as a shard (is it the right file?)"
-        )));
+    if let Some(e) = s.too_large(name, "shard") {
+        return Err(e);
     }
     if s.not_text {
         return Err(Error::Input(format!(
@@ -160,7 +158,7 @@ pub fn read_each(
         (None, true) => s
             .fields
             .typed::<ShardResult>()
-            .map_err(|e| not_a_shard(&s, name, e.to_string())),
+            .map_err(|e| not_a_shard(&s, name, first_words(&e))),
     }?;
     check_fields(&r, name)?;
     if s.seal.as_ref() != Some(&r.checksum) {
@@ -240,8 +238,9 @@ impl stream::Fields for ShardFields<'_> {
         // its seal, or be forged): its records are not given to the sink.
         let r: ShardResult = fields.typed().map_err(|e| {
             Error::Input(format!(
-                "shard {name} lists its records before its fields ({e}): the file was \
-                     forged or damaged; count that shard again"
+                "shard {name} lists its records before its fields, or lacks one ({}): count \
+                 writes them first; the file was forged or damaged; count that shard again",
+                first_words(&e)
             ))
         })?;
         check_fields(&r, name)?;
@@ -278,6 +277,16 @@ impl stream::Fields for ShardFields<'_> {
             )));
         }
         self.sink.record(&d)
+    }
+}
+
+/// What serde says of fields that do not make a file's head, without the place in the
+/// text it built them into (which is not the file's).
+pub(crate) fn first_words(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.find(" at line ") {
+        Some(at) => s[..at].to_string(),
+        None => s,
     }
 }
 
@@ -328,4 +337,60 @@ fn metadata_invalid(r: &ShardResult) -> Option<String> {
         ));
     }
     counted_by_invalid(&r.counted_by, r.tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` with its seal set as count sets it.
+    fn sealed(text: &str) -> String {
+        let blank = blanked(text);
+        let digest = files::text_digest(&blank).unwrap();
+        blank.replacen(
+            "\"checksum\":\"\"",
+            &format!("\"checksum\":\"{digest}\""),
+            1,
+        )
+    }
+
+    /// `text` with its checksum's value emptied.
+    fn blanked(text: &str) -> String {
+        let key = "\"checksum\":\"";
+        let at = text.rfind(key).unwrap() + key.len();
+        let end = at + text[at..].find('"').unwrap();
+        format!("{}{}", &text[..at], &text[end..])
+    }
+
+    /// A file read a record at a time is refused as a whole one was: its records before its
+    /// fields (resealed), a field missing, fields past their budget; and a genuine one reads
+    /// back with every record.
+    #[test]
+    fn streamed_shards_are_refused_as_whole_ones_were() {
+        let genuine = include_str!("../../docs/examples/n12/s0.json").trim();
+        let r = parse(genuine, "s0").unwrap();
+        assert_eq!((r.done.len(), r.tasks), (897, 897));
+        let v: serde_json::Value = serde_json::from_str(genuine).unwrap();
+        let obj = v.as_object().unwrap();
+        let mut first = serde_json::Map::new();
+        first.insert("done".into(), obj["done"].clone());
+        for (k, x) in obj.iter().filter(|(k, _)| *k != "done") {
+            first.insert(k.clone(), x.clone());
+        }
+        let reordered = sealed(&serde_json::Value::Object(first).to_string());
+        let e = parse(&reordered, "r").unwrap_err().to_string();
+        assert!(e.contains("lists its records before its fields"), "{e}");
+        let missing = genuine.replace("\"plan_tasks\":2711,", "");
+        let e = parse(&sealed(&missing), "m").unwrap_err().to_string();
+        assert!(e.ends_with("missing field `plan_tasks`"), "{e}");
+        let big = genuine.replace(
+            "\"kernel\":\"wide\"",
+            &format!("\"kernel\":\"{}\"", "w".repeat(2 << 20)),
+        );
+        let e = parse(&big, "b").unwrap_err().to_string();
+        assert!(
+            e.contains("its fields other than its records take more than"),
+            "{e}"
+        );
+    }
 }

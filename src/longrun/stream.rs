@@ -140,8 +140,8 @@ pub struct Streamed {
     pub seal: Option<String>,
     /// The JSON did not parse (or the file could not be read to its end).
     pub json: Option<serde_json::Error>,
-    /// Why the file is larger than its kind may be, if it is.
-    pub too_large: Option<String>,
+    /// How the file is larger than its kind may be, if it is ([`Streamed::too_large`]).
+    pub oversize: Option<Oversize>,
     /// The file is not UTF-8 text.
     pub not_text: bool,
     /// The first error of the sink (after it, records are read and dropped).
@@ -160,6 +160,34 @@ const BUFFER: usize = 64 << 10;
 /// larger ones stream through a buffer of [`BUFFER`] bytes.
 const WHOLE: usize = 1 << 20;
 
+/// How a file is larger than a reader takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oversize {
+    /// Larger than this many bytes in all.
+    File(u64),
+    /// Its fields other than its records take more than [`MOST_FIELD_BYTES`].
+    Fields,
+}
+
+impl Streamed {
+    /// The error of file `name` (of kind `what`: `shard`, `checkpoint`) that is larger than a
+    /// reader takes, if it is.
+    pub fn too_large(&self, name: &str, what: &str) -> Option<Error> {
+        Some(Error::Input(match self.oversize? {
+            Oversize::File(limit) => format!(
+                "{name} is larger than {} MiB, the most nqueens reads as a {what} (is it the \
+                 right file?)",
+                limit >> 20
+            ),
+            Oversize::Fields => format!(
+                "{name}: its fields other than its records take more than {} KiB, which no \
+                 {what} nqueens writes has (is it the right file?)",
+                MOST_FIELD_BYTES >> 10
+            ),
+        }))
+    }
+}
+
 /// Streams the JSON object in `reader` (at most `limit` bytes; `size` if its size is known,
 /// to read a small file with a small buffer) into `sink` (see the module).
 pub fn stream(
@@ -175,7 +203,7 @@ pub fn stream(
         return out;
     }
     if first.len() as u64 > limit {
-        out.too_large = Some(format!("larger than {} MiB", limit >> 20));
+        out.oversize = Some(Oversize::File(limit));
         out.json = Some(serde_json::Error::io(std::io::Error::other("too large")));
         return out;
     }
@@ -199,12 +227,12 @@ pub fn stream(
         field_bytes: 0,
         in_records: &in_records,
         seal: Seal::default(),
-        too_large: None,
+        oversize: None,
         utf8: Utf8::default(),
     };
     let mut de = serde_json::Deserializer::from_reader(&mut src);
     out.json = parse(&mut de, &mut out, sink, &in_records).err();
-    out.too_large = src.too_large.take();
+    out.oversize = src.oversize;
     out.not_text = !src.utf8.valid();
     out.seal = src.seal.finish();
     out
@@ -316,7 +344,7 @@ struct SealReader<'c, R> {
     field_bytes: u64,
     in_records: &'c Cell<bool>,
     seal: Seal,
-    too_large: Option<String>,
+    oversize: Option<Oversize>,
     utf8: Utf8,
 }
 
@@ -326,7 +354,7 @@ impl<R: Read> Read for SealReader<'_, R> {
             let got = self.inner.read(&mut self.buf)?;
             self.read += got as u64;
             if self.read > self.limit {
-                self.too_large = Some(format!("larger than {} MiB", self.limit >> 20));
+                self.oversize = Some(Oversize::File(self.limit));
                 return Err(std::io::Error::other("the file is too large"));
             }
             self.seal.bytes(&self.buf[..got]);
@@ -339,10 +367,7 @@ impl<R: Read> Read for SealReader<'_, R> {
         if !self.in_records.get() {
             self.field_bytes += n as u64;
             if self.field_bytes > MOST_FIELD_BYTES {
-                self.too_large = Some(format!(
-                    "its fields other than its records take more than {} KiB",
-                    MOST_FIELD_BYTES >> 10
-                ));
+                self.oversize = Some(Oversize::Fields);
                 return Err(std::io::Error::other("the fields are too large"));
             }
         }
@@ -380,13 +405,15 @@ mod tests {
         assert_eq!(s.seal, super::super::files::text_digest(text));
         // Past its limit, or with fields of more than MOST_FIELD_BYTES, a file is refused.
         let s = stream(text.as_bytes(), (10, None), &mut k);
-        assert!(s.json.is_some() && s.too_large.is_some());
+        assert!(s.json.is_some() && s.oversize == Some(Oversize::File(10)));
         let big = format!("{{\"kernel\":\"{}\",\"done\":[]}}", "x".repeat(3 << 20));
         let s = stream(big.as_bytes(), (1 << 30, Some(5)), &mut k);
-        assert!(s
-            .too_large
-            .unwrap()
-            .contains("fields other than its records"));
+        assert_eq!(s.oversize, Some(Oversize::Fields));
+        let e = s.too_large("f.json", "shard").unwrap().to_string();
+        assert!(
+            e.contains("f.json: its fields other than its records take more"),
+            "{e}"
+        );
         let s = stream(
             "{\"done\":[],\"done\":[]}".as_bytes(),
             (1 << 20, None),

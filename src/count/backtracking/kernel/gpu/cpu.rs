@@ -56,9 +56,9 @@ pub fn count(specs: &[Spec], depth: usize) -> Vec<Found> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::algorithm::Algorithm;
     use crate::count::backtracking::kernel::Kernel;
     use crate::count::backtracking::plan::Plan;
-    use crate::count::algorithm::Algorithm;
 
     /// The kernel's layout is the host's: `struct nq_board` is 592 bytes, `nq_start` 40.
     #[test]
