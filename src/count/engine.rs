@@ -48,6 +48,13 @@ pub trait Counter: Send + Sync {
         false
     }
 
+    /// `Some(k)`: each call of [`Counter::count`] pays a fixed cost (a launch on a GPU), so
+    /// the method is given batches of up to `k` tasks, an eighth of the run's at most (so
+    /// that progress and checkpoints still move), rather than the CPU kernels' 16.
+    fn launch(&self) -> Option<usize> {
+        None
+    }
+
     /// `Some(s)`: the plan has too many tasks for per-task estimates ([`Counter::estimates`]
     /// is not called on it, and its tasks count alike); shards take its tasks in stripes of
     /// `s` consecutive ids, the stripes in turn (see [`Work`]).
@@ -216,10 +223,10 @@ fn start_runners(
     let threads = pool.current_num_threads();
     // A method that spreads its tasks is batched by the tasks of this run (a shard of a few
     // tasks of a large plan gives each worker its own); the others by the plan's.
-    let batch = if counter.spreads() {
-        batch_size(todo.len(), threads)
-    } else {
-        batch_size(counter.tasks(), threads)
+    let batch = match counter.launch() {
+        Some(most) => (todo.len() / 8).clamp(1, most.max(1)),
+        None if counter.spreads() => batch_size(todo.len(), threads),
+        None => batch_size(counter.tasks(), threads),
     };
     std::thread::spawn(move || {
         let run = Arc::new(Run::new(todo.len()));
@@ -332,6 +339,42 @@ mod tests {
             self.0.push(id);
             Ok(())
         }
+    }
+
+    /// A method that pays for each call ([`Counter::launch`]) gets larger batches: an eighth
+    /// of the run's tasks, at most what it asks.
+    #[test]
+    fn a_launching_method_gets_large_batches() {
+        struct Launching(std::sync::Mutex<Vec<usize>>);
+        impl Counter for Launching {
+            fn tasks(&self) -> usize {
+                4000
+            }
+            fn count(&self, ids: &[u32]) -> Vec<Tally> {
+                self.0.lock().unwrap().push(ids.len());
+                Numbers(4000).count(ids)
+            }
+            fn estimates(&self) -> Vec<u64> {
+                vec![1; 4000]
+            }
+            fn planned(&self) -> Tally {
+                Tally::default()
+            }
+            fn launch(&self) -> Option<usize> {
+                Some(300)
+            }
+        }
+        let c = Arc::new(Launching(std::sync::Mutex::new(Vec::new())));
+        let flag = AtomicBool::new(false);
+        let todo: Vec<u32> = (0..4000).collect();
+        run(c.clone(), todo, 2, &flag, &mut Seen(Vec::new())).unwrap();
+        let sizes = c.0.lock().unwrap().clone();
+        assert_eq!(sizes.iter().sum::<usize>(), 4000);
+        assert_eq!(sizes.iter().max(), Some(&300), "{sizes:?}");
+        let todo: Vec<u32> = (0..800).collect();
+        c.0.lock().unwrap().clear();
+        run(c.clone(), todo, 2, &flag, &mut Seen(Vec::new())).unwrap();
+        assert_eq!(c.0.lock().unwrap().iter().max(), Some(&100));
     }
 
     #[test]

@@ -9,7 +9,8 @@ use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 use crate::error::{Error, Result};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, DriverError, LaunchConfig,
+    PushKernelArg,
 };
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -23,6 +24,10 @@ const SOURCE: &str = include_str!("kernel.cu");
 
 /// Threads a block.
 const THREADS: u32 = 128;
+
+/// The most subtrees a launch takes (40 bytes each on the GPU, 16 more for their counts): a
+/// batch with more is launched in parts.
+const MOST_STARTS: usize = 1 << 22;
 
 /// An open GPU: its context, a stream and the kernel compiled for it.
 pub struct Gpu {
@@ -125,18 +130,30 @@ impl Gpu {
         Ok(l.finish(&solutions, &nodes))
     }
 
-    /// One launch: each start's solutions and nodes.
-    fn run(
-        &self,
-        l: &Launch,
-    ) -> std::result::Result<(Vec<u64>, Vec<u64>), cudarc::driver::DriverError> {
+    /// The launches of `l`: each start's solutions and nodes.
+    fn run(&self, l: &Launch) -> std::result::Result<(Vec<u64>, Vec<u64>), DriverError> {
         let _one = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let count = l.starts.len() as u32;
+        let boards = self.stream.clone_htod(&l.boards)?;
+        let (mut solutions, mut nodes) = (Vec::new(), Vec::new());
+        for part in l.starts.chunks(MOST_STARTS) {
+            let (s, n) = self.launch(&boards, part)?;
+            solutions.extend(s);
+            nodes.extend(n);
+        }
+        Ok((solutions, nodes))
+    }
+
+    /// One launch over `part` of the starts, the boards on the GPU already.
+    fn launch(
+        &self,
+        boards: &CudaSlice<Board>,
+        part: &[Start],
+    ) -> std::result::Result<(Vec<u64>, Vec<u64>), DriverError> {
+        let count = part.len() as u32;
         let s = &self.stream;
-        let boards = s.clone_htod(&l.boards)?;
-        let starts = s.clone_htod(&l.starts)?;
-        let mut solutions = s.alloc_zeros::<u64>(l.starts.len())?;
-        let mut nodes = s.alloc_zeros::<u64>(l.starts.len())?;
+        let starts = s.clone_htod(part)?;
+        let mut solutions = s.alloc_zeros::<u64>(part.len())?;
+        let mut nodes = s.alloc_zeros::<u64>(part.len())?;
         let cfg = LaunchConfig {
             grid_dim: (count.div_ceil(THREADS), 1, 1),
             block_dim: (THREADS, 1, 1),
@@ -144,7 +161,7 @@ impl Gpu {
         };
         let mut launch = s.launch_builder(&self.kernel);
         launch
-            .arg(&boards)
+            .arg(boards)
             .arg(&starts)
             .arg(&count)
             .arg(&mut solutions)
