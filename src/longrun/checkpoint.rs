@@ -205,7 +205,7 @@ impl Checkpoint {
             (None, true) => s
                 .fields
                 .typed()
-                .map_err(|e| corrupt(super::result::first_words(&e))),
+                .map_err(|e| corrupt(stream::first_words(&e))),
         }?;
         check_fields(&c, name)?;
         if s.seal.as_ref() != Some(&c.checksum) {
@@ -267,7 +267,7 @@ impl stream::Fields for CheckpointFields<'_> {
             Error::Input(format!(
                 "checkpoint {name} lists its records before its fields, or lacks one ({}): count \
                  writes them first; it was forged or damaged",
-                super::result::first_words(&e)
+                stream::first_words(&e)
             ))
         })?;
         check_fields(&c, name)?;

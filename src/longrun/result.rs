@@ -158,7 +158,7 @@ pub fn read_each(
         (None, true) => s
             .fields
             .typed::<ShardResult>()
-            .map_err(|e| not_a_shard(&s, name, first_words(&e))),
+            .map_err(|e| not_a_shard(&s, name, stream::first_words(&e))),
     }?;
     check_fields(&r, name)?;
     if s.seal.as_ref() != Some(&r.checksum) {
@@ -240,7 +240,7 @@ impl stream::Fields for ShardFields<'_> {
             Error::Input(format!(
                 "shard {name} lists its records before its fields, or lacks one ({}): count \
                  writes them first; the file was forged or damaged; count that shard again",
-                first_words(&e)
+                stream::first_words(&e)
             ))
         })?;
         check_fields(&r, name)?;
@@ -277,16 +277,6 @@ impl stream::Fields for ShardFields<'_> {
             )));
         }
         self.sink.record(&d)
-    }
-}
-
-/// What serde says of fields that do not make a file's head, without the place in the
-/// text it built them into (which is not the file's).
-pub(crate) fn first_words(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.find(" at line ") {
-        Some(at) => s[..at].to_string(),
-        None => s,
     }
 }
 

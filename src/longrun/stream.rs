@@ -161,6 +161,16 @@ const BUFFER: usize = 64 << 10;
 /// larger ones stream through a buffer of [`BUFFER`] bytes.
 const WHOLE: usize = 1 << 20;
 
+/// What serde says of fields that do not make a file's head, without the place in the
+/// text it built them into (which is not the file's).
+pub fn first_words(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.find(" at line ") {
+        Some(at) => s[..at].to_string(),
+        None => s,
+    }
+}
+
 /// How a file is larger than a reader takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Oversize {
