@@ -81,6 +81,10 @@ impl Job {
     /// The job of the plan `id` names (as checkpoint and shard files write it), with its
     /// fingerprint checked: the same tasks in the same order as when the files were made.
     pub fn from_id(id: &PlanId, opts: &Options) -> Result<Job> {
+        if opts.kernel == Kernel::Gpu {
+            // An audit's recount on the GPU, as a count's: refused where none can count.
+            crate::count::backtracking::kernel::gpu::available()?;
+        }
         let threads = opts.resolved_threads();
         if id.algorithm == Algorithm::Quadrants {
             let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
