@@ -124,9 +124,9 @@ impl Against {
                 ),
             ));
         }
-        let counts_classes = self.identity.id.algorithm.counts_classes();
-        if r.counts.classes.is_some() && !counts_classes {
-            return Err(self.classes_misfit(name, "its sums"));
+        let algorithm = self.identity.id.algorithm;
+        if r.counts.classes.is_some() && !algorithm.counts_classes() {
+            return Err(misfit(name, "its sums", algorithm));
         }
         let in_scope = self.scope(name, Some(r.shard))?;
         if r.tasks != in_scope {
@@ -148,18 +148,10 @@ impl Against {
             assignment: self.assignment(r.shard.count),
             shard: r.shard,
             in_scope,
-            counts_classes,
-            algorithm: self.identity.id.algorithm,
+            algorithm,
             sum: Some(sum),
             listed: 0,
         })
-    }
-
-    /// The error of a file whose `what` has class counts where the plan counts none, or
-    /// none where it counts them: made up (a made-up unique count, or a unique count left
-    /// out to skip its check).
-    fn classes_misfit(&self, name: &str, what: &str) -> Error {
-        misfit(name, what, self.identity.id.algorithm)
     }
 
     /// The `i`-th task id (from 0, in increasing order) of `shard` in this plan, found
@@ -228,7 +220,6 @@ pub struct ShardCheck {
     assignment: Arc<Assignment>,
     shard: Shard,
     in_scope: usize,
-    counts_classes: bool,
     algorithm: crate::count::algorithm::Algorithm,
     sum: Option<Tally>,
     listed: usize,
@@ -244,7 +235,7 @@ impl ShardCheck {
     /// checks it).
     pub fn record(&mut self, d: &Done) -> Result<()> {
         let name = &self.name;
-        if d.counts.classes.is_some() != self.counts_classes {
+        if d.counts.classes.is_some() != self.algorithm.counts_classes() {
             return Err(misfit(name, &format!("task {}", d.id), self.algorithm));
         }
         if !self.assignment.contains(self.shard.index, d.id) {

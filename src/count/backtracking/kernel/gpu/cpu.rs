@@ -2,7 +2,7 @@
 //! by block, thread by thread. What the tests run to check the kernel's logic on machines
 //! without a GPU; not a way to count (the CPU kernels are much faster).
 
-use super::launch::{Board, Launch, Start};
+use super::launch::{Board, Launch, Start, THREADS};
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 
@@ -17,9 +17,6 @@ extern "C" {
         nodes: *mut u64,
     );
 }
-
-/// Threads a block, as a launch on the GPU has them.
-pub const THREADS: u32 = 128;
 
 /// Runs launch `l` through the kernel compiled for this CPU: each start's solutions and
 /// nodes.

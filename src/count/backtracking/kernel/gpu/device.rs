@@ -4,7 +4,7 @@
 //! Without a GPU or its driver, [`Gpu::open`] says so in one sentence: the libraries are
 //! looked for before `cudarc` is asked for them (it panics where they are missing).
 
-use super::launch::{Board, Launch, Start};
+use super::launch::{Board, Launch, Start, THREADS};
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 use crate::error::{Error, Result};
@@ -21,9 +21,6 @@ unsafe impl DeviceRepr for Start {}
 
 /// The kernel's source, compiled for the GPU at run time.
 const SOURCE: &str = include_str!("kernel.cu");
-
-/// Threads a block.
-const THREADS: u32 = 128;
 
 /// The most subtrees a launch takes (40 bytes each on the GPU, 16 more for their counts): a
 /// batch with more is launched in parts.

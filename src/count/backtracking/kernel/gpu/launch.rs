@@ -4,6 +4,9 @@
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 
+/// Threads a block of a launch, on the GPU and in the kernel's CPU build alike.
+pub const THREADS: u32 = 128;
+
 /// The most free rows a board has (the kernel's arrays).
 pub const MAX_ROWS: usize = 64;
 

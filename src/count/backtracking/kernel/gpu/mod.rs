@@ -14,4 +14,4 @@ pub mod device;
 pub mod launch;
 
 pub use self::backend::{available, HOST_ROWS};
-pub use self::launch::{Board, Launch, Start, MAX_ROWS};
+pub use self::launch::{Board, Launch, Start, MAX_ROWS, THREADS};
