@@ -333,6 +333,27 @@ fn a_stopped_quadrant_count_resumes_exactly() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Waits (up to 10 s) until the process `pid` no longer has `sig` pending: its handler has
+/// been entered, so a signal sent after this one arrives second.
+fn wait_until_taken(pid: u32, sig: i32) {
+    let bit = 1u64 << (sig - 1);
+    for _ in 0..10_000 {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return; // gone: nothing is pending any more
+        };
+        let pending = status
+            .lines()
+            .filter_map(|l| l.strip_prefix("ShdPnd:").or(l.strip_prefix("SigPnd:")))
+            .map(|v| u64::from_str_radix(v.trim(), 16).unwrap())
+            .fold(0, |a, b| a | b);
+        if pending & bit == 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("signal {sig} still pending for process {pid} after 10 s");
+}
+
 /// Round 4, 1: two SIGINTs 1 ms apart (as `timeout`, a scheduler's cancel or an impatient
 /// Ctrl-C send) stop the count, save its finished tasks and say so, every time; SIGHUP (a
 /// closed terminal or ssh session) is taken as SIGTERM: saved, said, exit 129.
@@ -365,6 +386,10 @@ fn a_second_signal_does_not_cut_the_save_short_and_sighup_saves_too() {
         for &sig in signals {
             // SAFETY: kill(2) on our own child's pid.
             assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+            // Linux hands pending signals over lowest number first: SIGTERM and SIGINT
+            // both pending (a busy machine that has not run the child for a millisecond)
+            // arrive as SIGINT, then SIGTERM. The next is sent once this one is taken.
+            wait_until_taken(child.id(), sig);
             std::thread::sleep(Duration::from_millis(1));
         }
         let out = child.wait_with_output().unwrap();
