@@ -44,7 +44,7 @@ fn main() {
     let q = Quadrants::within(*n as u32, 1, limit, &settings).expect("the plan");
     for &id in ids {
         let start = thread_seconds();
-        let t = q.count(&[id as u32])[0];
+        let t = q.count(&[id as u32]).expect("a count on the CPU")[0];
         println!("{id} {} {:.3}", t.total, thread_seconds() - start);
     }
 }

@@ -60,6 +60,10 @@ pub enum Error {
     /// The worker pool could not be built or stopped early.
     #[error("could not run the worker pool: {0}")]
     Pool(String),
+    /// The device counting a batch of tasks (a GPU) failed in the middle of a count: what
+    /// it said. The tasks finished before it are kept (in the checkpoint, if one is kept).
+    #[error("the GPU failed in the middle of the count: {0}")]
+    Device(String),
     /// Recounted tasks disagree with the counts a file records (`audit`).
     #[error("{0}")]
     Differs(String),
@@ -128,7 +132,7 @@ impl Error {
             | Error::Input(_)
             | Error::Memory(_) => 2,
             Error::Mismatch { .. } | Error::Differs(_) => 3,
-            Error::Cancelled { .. } | Error::Pool(_) | Error::Io { .. } => 1,
+            Error::Cancelled { .. } | Error::Pool(_) | Error::Io { .. } | Error::Device(_) => 1,
         }
     }
 }

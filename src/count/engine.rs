@@ -23,8 +23,10 @@ pub trait Counter: Send + Sync {
     /// Counts the tasks `ids` (in order; several at once where the method gains from it).
     /// Called on a worker of the run's rayon pool: a method may spread a task's work over
     /// the pool with rayon (the workers with no task of their own take it), and must then
-    /// hold no thread-local borrow across a rayon call.
-    fn count(&self, ids: &[u32]) -> Vec<Tally>;
+    /// hold no thread-local borrow across a rayon call. An error (a GPU that failed) ends
+    /// the run: the tasks other workers finished are still streamed, then [`run`] returns
+    /// it.
+    fn count(&self, ids: &[u32]) -> Result<Vec<Tally>>;
 
     /// Whether [`Counter::count`] spreads a task's work over the pool it runs on: then one
     /// task counted on a pool of several threads takes less wall time than its CPU time
@@ -218,7 +220,7 @@ fn start_runners(
     counter: Arc<dyn Counter>,
     todo: Vec<u32>,
     stop: Arc<AtomicBool>,
-    tx: mpsc::Sender<(u32, Tally)>,
+    tx: mpsc::Sender<Result<(u32, Tally)>>,
 ) {
     let threads = pool.current_num_threads();
     // A method that spreads its tasks is batched by the tasks of this run (a shard of a few
@@ -243,8 +245,18 @@ fn start_runners(
                         return;
                     }
                     let ids = &todo[at];
-                    for (&id, t) in ids.iter().zip(counter.count(ids)) {
-                        let _ = tx.send((id, t));
+                    match counter.count(ids) {
+                        Ok(tallies) => {
+                            for (&id, t) in ids.iter().zip(tallies) {
+                                let _ = tx.send(Ok((id, t)));
+                            }
+                        }
+                        Err(e) => {
+                            // No other worker starts a batch: the run ends with this.
+                            stop.store(true, Ordering::SeqCst);
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
                     }
                 }
             })
@@ -265,7 +277,7 @@ pub fn run(
     let pool = pool(threads)?;
     let expected = todo.len();
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(u32, Tally)>();
+    let (tx, rx) = mpsc::channel::<Result<(u32, Tally)>>();
     start_runners(pool, counter, todo, Arc::clone(&stop), tx);
     let mut ran = Ran {
         tally: Tally::default(),
@@ -278,21 +290,34 @@ pub fn run(
         ran.done += 1;
         observer.finished(id, &t)
     };
+    let mut failed = None;
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(msg) => take(&mut ran, observer, msg)?,
+            Ok(Ok(msg)) => take(&mut ran, observer, msg)?,
+            // The first failure is the one reported; what the others finished is kept.
+            Ok(Err(e)) => {
+                failed.get_or_insert(e);
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         if cancel.load(Ordering::SeqCst) {
             stop.store(true, Ordering::SeqCst);
             while let Ok(msg) = rx.try_recv() {
-                take(&mut ran, observer, msg)?;
+                match msg {
+                    Ok(msg) => take(&mut ran, observer, msg)?,
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
+                }
             }
             ran.cancelled = ran.done < expected;
             break;
         }
         observer.tick()?;
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     if !ran.cancelled && ran.done != expected {
         return Err(Error::Pool(format!(
@@ -316,13 +341,13 @@ mod tests {
         fn tasks(&self) -> usize {
             self.0
         }
-        fn count(&self, ids: &[u32]) -> Vec<Tally> {
+        fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
             let t = |i: u32| Tally {
                 total: i as u128,
                 classes: None,
                 nodes: 1,
             };
-            ids.iter().map(|&i| t(i)).collect()
+            Ok(ids.iter().map(|&i| t(i)).collect())
         }
         fn estimates(&self) -> Vec<u64> {
             vec![1; self.0]
@@ -350,7 +375,7 @@ mod tests {
             fn tasks(&self) -> usize {
                 4000
             }
-            fn count(&self, ids: &[u32]) -> Vec<Tally> {
+            fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
                 self.0.lock().unwrap().push(ids.len());
                 Numbers(4000).count(ids)
             }
@@ -377,6 +402,43 @@ mod tests {
         assert_eq!(c.0.lock().unwrap().iter().max(), Some(&100));
     }
 
+    /// A method that fails (a GPU fault) on one batch ends the run with its error, not a
+    /// panic; the batches finished before it still reach the observer (the checkpoint).
+    #[test]
+    fn a_failing_batch_ends_the_run_with_its_error_and_keeps_what_finished() {
+        struct Failing;
+        impl Counter for Failing {
+            fn tasks(&self) -> usize {
+                1000
+            }
+            fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
+                if ids.contains(&500) {
+                    return Err(Error::Device("the GPU fell off the bus".into()));
+                }
+                Numbers(1000).count(ids)
+            }
+            fn estimates(&self) -> Vec<u64> {
+                vec![1; 1000]
+            }
+            fn planned(&self) -> Tally {
+                Tally::default()
+            }
+        }
+        let mut seen = Seen(Vec::new());
+        let flag = AtomicBool::new(false);
+        let todo: Vec<u32> = (0..1000).collect();
+        let e = run(Arc::new(Failing), todo, 1, &flag, &mut seen).unwrap_err();
+        assert_eq!(e, Error::Device("the GPU fell off the bus".into()));
+        assert_eq!(e.exit_code(), 1);
+        // One thread takes the batches in order: every task before the failing batch's.
+        assert!(
+            seen.0.len() >= 480 && seen.0.len() < 500,
+            "{}",
+            seen.0.len()
+        );
+        assert!(seen.0.iter().all(|&i| i < 500));
+    }
+
     #[test]
     fn every_task_is_counted_once_and_streamed() {
         let mut seen = Seen(Vec::new());
@@ -401,7 +463,7 @@ mod tests {
         fn tasks(&self) -> usize {
             1
         }
-        fn count(&self, ids: &[u32]) -> Vec<Tally> {
+        fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
             use rayon::prelude::*;
             let mut by: Vec<usize> = (0..64)
                 .into_par_iter()
@@ -417,7 +479,7 @@ mod tests {
                 classes: None,
                 nodes: 1,
             };
-            vec![t; ids.len()]
+            Ok(vec![t; ids.len()])
         }
         fn estimates(&self) -> Vec<u64> {
             vec![1]

@@ -113,7 +113,17 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let ran = job.run_scope(&scope, &resumed, resumed_tally, est, &mut saver);
     // Whatever happened, what finished is kept.
     saver.save()?;
-    let ran = ran?;
+    let ran = ran.map_err(|e| match (e, &long.checkpoint) {
+        // A device that failed: what was kept and how to go on.
+        (Error::Device(what), Some(p)) => Error::Device(format!(
+            "{what}; checkpoint {} saved with {} of {} tasks done: run the same command \
+             again to resume",
+            p.display(),
+            saver.finished + resumed.len(),
+            scope.len()
+        )),
+        (e, _) => e,
+    })?;
     if ran.cancelled {
         let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
         return Err(ran.stopped(saver.finished + resumed.len(), scope.len(), saved));

@@ -163,7 +163,7 @@ pub(super) fn sample(
     if counter.spreads() {
         return in_turn(&draws, threads);
     }
-    Ok(one_a_thread(&draws, threads))
+    one_a_thread(&draws, threads)
 }
 
 /// What a sample draws from, and when it ends.
@@ -185,10 +185,10 @@ fn in_turn(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
         let task = urn.pick(d.seed, out.len() as u64);
         let timed = || {
             let before = process_seconds(start);
-            let tally = pool.install(|| d.counter.count(&[task]))[0];
-            (tally, process_seconds(start) - before)
+            let tally = pool.install(|| d.counter.count(&[task]))?[0];
+            Ok((tally, process_seconds(start) - before))
         };
-        out.push(sampled(d.counter, d.work, task, timed));
+        out.push(sampled(d.counter, d.work, task, timed)?);
     }
     Ok(out)
 }
@@ -199,25 +199,26 @@ fn sampled(
     counter: &dyn Counter,
     work: &Work,
     task: u32,
-    timed: impl Fn() -> (Tally, f64),
-) -> Sampled {
-    let (tally, alone_seconds) = timed();
+    timed: impl Fn() -> Result<(Tally, f64)>,
+) -> Result<Sampled> {
+    let (tally, alone_seconds) = timed()?;
     let seconds = if counter.warms() {
-        timed().1
+        timed()?.1
     } else {
         alone_seconds
     };
-    Sampled {
+    Ok(Sampled {
         task,
         estimate: work.at(task),
         seconds,
         alone_seconds,
         solutions: tally.total,
-    }
+    })
 }
 
-/// [`sample`] of a counter that counts a task on one thread: one draw a thread at once.
-fn one_a_thread(d: &Draws, threads: usize) -> Vec<Sampled> {
+/// [`sample`] of a counter that counts a task on one thread: one draw a thread at once (the
+/// first draw that fails ends every thread's).
+fn one_a_thread(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
     let Draws {
         counter,
         work,
@@ -227,24 +228,31 @@ fn one_a_thread(d: &Draws, threads: usize) -> Vec<Sampled> {
     let urn = Urn::new(work);
     let start = Instant::now();
     let next = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let out = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if until.done(i, start) {
+                if until.done(i, start) || stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let task = urn.pick(seed, i as u64);
                 let timed = || {
                     let before = thread_seconds(start);
-                    let tally = counter.count(&[task])[0];
-                    (tally, thread_seconds(start) - before)
+                    let tally = counter.count(&[task])?[0];
+                    Ok((tally, thread_seconds(start) - before))
                 };
                 let sampled = sampled(counter, work, task, timed);
+                let failed = sampled.is_err();
                 out.lock()
                     .expect("no thread panics holding it")
                     .push((i, sampled));
+                if failed {
+                    // The other threads stop at their next draw.
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
             });
         }
     });

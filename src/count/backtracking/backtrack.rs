@@ -7,6 +7,7 @@ use super::kernel::{Found, Kernel};
 use super::plan::Plan;
 use super::rotational;
 use super::task::{Task, TaskKind};
+use crate::error::Result;
 
 /// The most tasks a batch for the GPU takes ([`Counter::launch`]): with
 /// [`super::kernel::gpu::HOST_ROWS`] rows placed on the host, about 10^5 to 10^6 subtrees at
@@ -41,8 +42,9 @@ impl Backtrack {
     }
 
     /// Counts the given tasks of the plan, in order: the rotational task by its own search,
-    /// the others with the kernel, all kernel tasks as one batch.
-    pub fn count_tasks(&self, tasks: &[Task]) -> Vec<Tally> {
+    /// the others with the kernel, all kernel tasks as one batch. Fails only where the
+    /// kernel's device does ([`Kernel::try_count_batch`]).
+    pub fn count_tasks(&self, tasks: &[Task]) -> Result<Vec<Tally>> {
         let n = self.plan.n();
         let mut out = vec![Tally::default(); tasks.len()];
         let mut specs = Vec::with_capacity(tasks.len());
@@ -56,11 +58,11 @@ impl Backtrack {
             }
         }
         let mut found = vec![Found::default(); specs.len()];
-        self.kernel.count_batch(&specs, &mut found);
+        self.kernel.try_count_batch(&specs, &mut found)?;
         for (&i, f) in at.iter().zip(found) {
             out[i] = tasks[i].weigh(f);
         }
-        out
+        Ok(out)
     }
 }
 
@@ -69,7 +71,7 @@ impl Counter for Backtrack {
         self.plan.tasks().len()
     }
 
-    fn count(&self, ids: &[u32]) -> Vec<Tally> {
+    fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
         let tasks: Vec<Task> = ids.iter().map(|&i| self.plan.tasks()[i as usize]).collect();
         self.count_tasks(&tasks)
     }

@@ -383,8 +383,9 @@ impl Counter for Quadrants {
         self.layout.tasks()
     }
 
-    fn count(&self, ids: &[u32]) -> Vec<Tally> {
-        ids.iter()
+    fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
+        Ok(ids
+            .iter()
             .map(|&i| match self.layout.task(i.into()) {
                 QTask::Rows {
                     middle,
@@ -398,7 +399,7 @@ impl Counter for Quadrants {
                     ..rotational::tally(self.layout.geometry.n)
                 },
             })
-            .collect()
+            .collect())
     }
 
     fn estimates(&self) -> Vec<u64> {

@@ -19,6 +19,7 @@ use super::transposes::{key, west_weights};
 use crate::count::backtracking::rotational;
 use crate::count::engine::Counter;
 use crate::count::tally::Tally;
+use crate::error::Result;
 use rayon::prelude::*;
 
 /// One piece of a row set's search: the columns each row may take, and per row the squares
@@ -134,12 +135,12 @@ impl Counter for Backtracked {
         self.0.tasks()
     }
 
-    fn count(&self, ids: &[u32]) -> Vec<Tally> {
+    fn count(&self, ids: &[u32]) -> Result<Vec<Tally>> {
         let recount = Recount {
             layout: self.0.layout(),
             column_sets: self.0.column_sets(),
         };
-        ids.iter().map(|&id| recount.task(id)).collect()
+        Ok(ids.iter().map(|&id| recount.task(id)).collect())
     }
 
     fn estimates(&self) -> Vec<u64> {

@@ -90,9 +90,23 @@ impl Kernel {
         table[self as usize]
     }
 
-    /// Counts the completions of every spec in `specs` into `out` (same length).
+    /// Counts the completions of every spec in `specs` into `out` (same length). Panics
+    /// where the GPU fails ([`Kernel::Gpu`]): counts go through [`Kernel::try_count_batch`],
+    /// which says so.
     pub fn count_batch(self, specs: &[Spec], out: &mut [Found]) {
         self.count_batch_in(self.build(), specs, out)
+    }
+
+    /// [`Kernel::count_batch`], or the error of a GPU that failed in the middle of it
+    /// ([`Error::Device`](crate::Error::Device)): the CPU kernels never fail.
+    pub fn try_count_batch(self, specs: &[Spec], out: &mut [Found]) -> crate::error::Result<()> {
+        match self {
+            Kernel::Gpu => gpu::backend::count_batch(specs, out),
+            _ => {
+                self.count_batch(specs, out);
+                Ok(())
+            }
+        }
     }
 
     /// [`Kernel::count_batch`] in `build`, one of [`Kernel::builds`] (panics on another).
@@ -104,7 +118,9 @@ impl Kernel {
             (Kernel::Fast, Build::Portable) => fast::portable(specs, out),
             (Kernel::Lanes, Build::Portable) => lanes::portable(specs, out),
             (Kernel::Wide, Build::Portable) => wide::portable(specs, out),
-            (Kernel::Gpu, Build::Portable) => gpu::backend::count_batch(specs, out),
+            (Kernel::Gpu, Build::Portable) => {
+                gpu::backend::count_batch(specs, out).unwrap_or_else(|e| panic!("{e}"))
+            }
             #[cfg(target_arch = "x86_64")]
             (Kernel::Simple, Build::Bmi(t)) => simple::bmi(t, specs, out),
             #[cfg(target_arch = "x86_64")]

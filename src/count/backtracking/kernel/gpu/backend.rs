@@ -34,17 +34,31 @@ pub fn available() -> Result<String> {
 /// without the `gpu` feature, a machine without a GPU: [`available`] refuses those counts
 /// before they start), the kernel compiled for this CPU counts them, as the tests do.
 ///
+/// A GPU that fails in the middle of a count ends it with [`Error::Device`] (the checkpoint
+/// keeps what was finished): its counts are not replaced by anything else.
+///
 /// [`Kernel::Gpu`]: crate::count::backtracking::kernel::Kernel::Gpu
-pub fn count_batch(specs: &[Spec], out: &mut [Found]) {
+pub fn count_batch(specs: &[Spec], out: &mut [Found]) -> Result<()> {
+    #[cfg(test)]
+    if faults::FAIL.with(|f| f.get()) {
+        return Err(crate::error::Error::Device(
+            "a fault the test injected".into(),
+        ));
+    }
     #[cfg(feature = "gpu")]
     if let Ok(gpu) = device::Gpu::open() {
-        // A GPU that fails in the middle of a count ends it (the checkpoint keeps what
-        // was finished): its counts are not replaced by anything else.
-        let found = gpu
-            .count(specs, HOST_ROWS)
-            .unwrap_or_else(|e| panic!("{e}"));
-        out.copy_from_slice(&found);
-        return;
+        out.copy_from_slice(&gpu.count(specs, HOST_ROWS)?);
+        return Ok(());
     }
     out.copy_from_slice(&cpu::count(specs, HOST_ROWS));
+    Ok(())
+}
+
+/// A GPU's failure, injected by the tests into the counts of their thread.
+#[cfg(test)]
+pub(crate) mod faults {
+    thread_local! {
+        /// Whether this thread's next batches fail as a GPU's would.
+        pub static FAIL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
 }

@@ -118,11 +118,38 @@ mod tests {
         for (n, known) in [(10u32, 724u128), (12, 14_200)] {
             let plan = Plan::new(n, Algorithm::Symmetric, 2).unwrap();
             let ids: Vec<u32> = (0..plan.tasks().len() as u32).collect();
-            let on_gpu = Backtrack::new(plan.clone(), Kernel::Gpu).count(&ids);
-            let on_cpu = Backtrack::new(plan, Kernel::Wide).count(&ids);
+            let on_gpu = Backtrack::new(plan.clone(), Kernel::Gpu)
+                .count(&ids)
+                .unwrap();
+            let on_cpu = Backtrack::new(plan, Kernel::Wide).count(&ids).unwrap();
             assert_eq!(on_gpu, on_cpu, "N = {n}");
             let total: u128 = on_gpu.iter().map(|t| t.total).sum();
             assert_eq!(total, known);
         }
+    }
+
+    /// A GPU that fails in the middle of a count (here a fault the test injects) ends the
+    /// batch with [`Error::Device`], which ends the run with it, no panic; the CPU kernels
+    /// go on as before.
+    #[test]
+    fn a_failing_gpu_ends_the_count_with_its_error() {
+        use crate::count::backtracking::backtrack::Backtrack;
+        use crate::count::backtracking::kernel::gpu::backend::faults::FAIL;
+        use crate::count::engine::Counter;
+        use crate::error::Error;
+        let plan = Plan::new(10, Algorithm::Symmetric, 2).unwrap();
+        let ids: Vec<u32> = (0..plan.tasks().len() as u32).collect();
+        FAIL.with(|f| f.set(true));
+        let on_gpu = Backtrack::new(plan.clone(), Kernel::Gpu).count(&ids);
+        let on_cpu = Backtrack::new(plan, Kernel::Wide).count(&ids);
+        FAIL.with(|f| f.set(false));
+        let e = on_gpu.unwrap_err();
+        assert!(matches!(e, Error::Device(_)), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the GPU failed in the middle of the count: a fault the test injected"
+        );
+        assert_eq!(e.exit_code(), 1);
+        assert_eq!(on_cpu.unwrap().iter().map(|t| t.total).sum::<u128>(), 724);
     }
 }

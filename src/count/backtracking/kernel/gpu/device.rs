@@ -121,9 +121,7 @@ impl Gpu {
         if l.starts.is_empty() {
             return Ok(l.finish(&[], &[]));
         }
-        let (solutions, nodes) = self
-            .run(&l)
-            .map_err(|e| Error::io_failed(format!("the GPU failed while counting: {e:?}")))?;
+        let (solutions, nodes) = self.run(&l).map_err(|e| Error::Device(format!("{e:?}")))?;
         Ok(l.finish(&solutions, &nodes))
     }
 
