@@ -12,7 +12,8 @@
 # 2. a run of N = 14 in 4 shards, 0 and 2 counted on the GPU, 1 and 3 on the CPU, merged: its
 #    total and digest are those of the run counted on the CPU alone; audited by the CPU;
 # 3. speed: count N --gpu, the whole CPU (symmetric, then the default method), and ygch's
-#    counter where YGCH is given, side by side, wall seconds.
+#    counter where YGCH is given, side by side, wall seconds;
+# 4. bench --gpu at N = 18: the GPU's solutions a second beside the CPU's.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -60,4 +61,7 @@ for n in $NS; do
   timed "N=$n cpu default method, $(nproc) threads" "$NQ" count "$n" --json
   if [[ -n ${YGCH:-} ]]; then timed "N=$n ygch" "$YGCH" "$n"; fi
 done
+
+echo "== 4. bench --gpu"
+timeout "$LIMIT" "$NQ" bench --n 18 --threads "$(nproc)" --runs 3 --gpu || echo "bench --gpu: stopped or failed"
 rm -rf "$W"

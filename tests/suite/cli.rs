@@ -372,6 +372,14 @@ fn bench_bad_input() {
             "ending in .json, .csv, .md or .txt",
         ),
         (&["bench", "--json", "--csv"], "cannot be used with"),
+        (
+            &["bench", "--gpu", "-a", "quadrants"],
+            "the quadrant method has no GPU kernel",
+        ),
+        (
+            &["bench", "--gpu", "--compare", "/bin/true"],
+            "cannot be used with",
+        ),
     ];
     assert_bad_input(cases);
 }

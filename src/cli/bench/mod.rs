@@ -39,8 +39,12 @@ pub const DEFAULT_N: u32 = 18;
     this one's (this, then the other, each run; both as processes of their own), each timed \
     by the seconds its JSON report gives and checked against OEIS, and gives the other's \
     times and the ratio of the medians.\n\n\
+    --gpu times the same workload on the GPU too (the kernel `gpu`, fed by the largest thread \
+    count's CPU threads), after the CPU's runs, and gives its solutions a second beside the \
+    CPU's best: a build with the `gpu` feature and a GPU, else refused before any run.\n\n\
     Examples:\n  nqueens bench\n  nqueens bench --n 16 --threads 1,2 --runs 3 --markdown\n  \
     nqueens bench --n 17 --threads 1 --compare ./old-nqueens\n  \
+    nqueens bench --n 20 --threads 16 --runs 3 --gpu\n  \
     nqueens bench --json --export bench.json"
 )]
 pub struct BenchArgs {
@@ -83,6 +87,10 @@ pub struct BenchArgs {
     /// Another nqueens binary to time on the same workload, its runs in turn with this one's.
     #[arg(long, value_name = "OTHER_BINARY")]
     pub compare: Option<PathBuf>,
+    /// Time the workload on the GPU too, after the CPU's runs, and give its solutions a
+    /// second beside the CPU's (a build with the `gpu` feature; docs/guide/gpu.md).
+    #[arg(long, conflicts_with = "compare")]
+    pub gpu: bool,
 }
 
 /// A parsed `--threads` list.
@@ -146,6 +154,17 @@ struct Row {
     compare: Option<Compared>,
 }
 
+/// The workload's runs on the GPU (`bench --gpu`), beside the CPU's best thread count.
+#[derive(Debug, Serialize)]
+struct OnGpu {
+    /// The GPU's name and architecture, as its driver gives them.
+    device: String,
+    /// The row of its runs: `threads` are the CPU threads that fed it.
+    runs: Row,
+    /// Its solutions a second over the CPU's best row's (the lowest median).
+    against_cpu: f64,
+}
+
 /// The whole report (the JSON export).
 #[derive(Debug, Serialize)]
 struct Report {
@@ -157,6 +176,9 @@ struct Report {
     /// The binary compared with (`--compare`): its path and `--version`.
     #[serde(skip_serializing_if = "Option::is_none")]
     compared_with: Option<[String; 2]>,
+    /// The workload's runs on the GPU (`--gpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu: Option<OnGpu>,
     /// What the machine or the runs make doubtful (empty on a quiet machine).
     warnings: Vec<String>,
 }
@@ -202,6 +224,17 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.plot {
         super::plot::check_svg_path(path)?;
     }
+    if a.gpu {
+        if a.algorithm == Algorithm::Quadrants {
+            return Err(Error::Usage(
+                "bench --gpu times the backtracking plan's tasks on the GPU: give -a symmetric \
+                 (the default) or mirror, not quadrants (the quadrant method has no GPU kernel)"
+                    .into(),
+            )
+            .into());
+        }
+        nqueens::internals::gpu::available()?;
+    }
     Ok(())
 }
 
@@ -234,20 +267,23 @@ fn one_run(
 /// returns the row of the measured runs and the workload as the first run found it.
 fn measure(
     a: &BenchArgs,
-    t: usize,
+    (t, kernel): (usize, Kernel),
     other: Option<&(Other, Other)>,
     bar: Option<&ProgressBar>,
 ) -> anyhow::Result<(Row, Workload)> {
     let opts = super::options()?
         .with_threads(t)
         .with_algorithm(a.algorithm)
-        .with_kernel(a.kernel);
+        .with_kernel(kernel);
     let mut times = Vec::with_capacity(a.runs);
     let mut theirs = Vec::with_capacity(a.runs);
     let mut first = None;
     for i in 0..a.warmup + a.runs {
         if let Some(b) = bar {
-            b.set_message(format!("{t} thread(s)"));
+            b.set_message(match kernel {
+                Kernel::Gpu => format!("the GPU, fed by {t} thread(s)"),
+                _ => format!("{t} thread(s)"),
+            });
         }
         let (secs, other_secs) = one_run(a, &opts, t, other, &mut first)?;
         if let Some(x) = other_secs.filter(|_| i >= a.warmup) {
@@ -322,14 +358,19 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         None => None,
     };
     let watch = noise::Watch::start();
-    let bar = progress_bar(threads.len() * (a.runs + a.warmup));
+    let measured = threads.len() + usize::from(a.gpu);
+    let bar = progress_bar(measured * (a.runs + a.warmup));
     let mut rows = Vec::new();
     let mut workload = None;
     for &t in &threads {
-        let (row, w) = measure(&a, t, other.as_ref(), bar.as_ref())?;
+        let (row, w) = measure(&a, (t, a.kernel), other.as_ref(), bar.as_ref())?;
         rows.push(row);
         workload.get_or_insert(w);
     }
+    let gpu = match a.gpu {
+        true => Some(on_gpu(&a, &threads, &rows, bar.as_ref())?),
+        false => None,
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -356,9 +397,36 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         workload: workload.expect("at least one thread count"),
         results: rows,
         compared_with: other.map(|(_, o)| [o.path().display().to_string(), o.version.clone()]),
+        gpu,
         warnings,
     };
     write(&a, &report)
+}
+
+/// The workload's runs on the GPU, fed by the largest of `threads`, beside the best of the
+/// CPU's `rows`.
+fn on_gpu(
+    a: &BenchArgs,
+    threads: &[usize],
+    rows: &[Row],
+    bar: Option<&ProgressBar>,
+) -> anyhow::Result<OnGpu> {
+    let device = nqueens::internals::gpu::available()?;
+    let feeding = threads.iter().copied().max().unwrap_or(1);
+    let (mut runs, _) = measure(a, (feeding, Kernel::Gpu), None, bar)?;
+    let best = rows
+        .iter()
+        .map(|r| r.solutions_per_second)
+        .fold(0.0, f64::max);
+    // Against one thread of the CPU, as the CPU's rows are.
+    let one = rows.iter().find(|r| r.threads == 1).unwrap_or(&rows[0]);
+    runs.speedup = one.median_s / runs.median_s;
+    runs.efficiency = runs.speedup * one.threads as f64 / feeding as f64;
+    Ok(OnGpu {
+        device,
+        against_cpu: runs.solutions_per_second / best,
+        runs,
+    })
 }
 
 /// The export format a file's extension names, when no format flag is given.

@@ -102,6 +102,21 @@ fn tail(r: &Report) -> String {
             }
         }
     }
+    if let Some(g) = &r.gpu {
+        let x = &g.runs;
+        let _ = writeln!(
+            s,
+            "\non the GPU ({}), fed by {}: median {} s (min {}, max {}), {:.0} solutions/s, \
+             {:.2}x the CPU's best",
+            g.device,
+            plural(x.threads, "CPU thread"),
+            secs(x.median_s),
+            secs(x.min_s),
+            secs(x.max_s),
+            x.solutions_per_second,
+            g.against_cpu
+        );
+    }
     if !r.warnings.is_empty() {
         s.push('\n');
     }
