@@ -113,17 +113,8 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     let ran = job.run_scope(&scope, &resumed, resumed_tally, est, &mut saver);
     // Whatever happened, what finished is kept.
     saver.save()?;
-    let ran = ran.map_err(|e| match (e, &long.checkpoint) {
-        // A device that failed: what was kept and how to go on.
-        (Error::Device(what), Some(p)) => Error::Device(format!(
-            "{what}; checkpoint {} saved with {} of {} tasks done: run the same command \
-             again to resume",
-            p.display(),
-            saver.finished + resumed.len(),
-            scope.len()
-        )),
-        (e, _) => e,
-    })?;
+    let kept = (saver.finished + resumed.len(), scope.len());
+    let ran = ran.map_err(|e| device_failed(e, long.checkpoint.as_deref(), kept))?;
     if ran.cancelled {
         let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
         return Err(ran.stopped(saver.finished + resumed.len(), scope.len(), saved));
@@ -155,6 +146,19 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         ),
         None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
     })
+}
+
+/// A device's failure (`Error::Device`) told with what the checkpoint `saved` kept (`done` of
+/// `total` tasks) and how to go on; any other error as it is.
+fn device_failed(e: Error, saved: Option<&Path>, (done, total): (usize, usize)) -> Error {
+    match (e, saved) {
+        (Error::Device(what), Some(p)) => Error::Device(format!(
+            "{what}; checkpoint {} saved with {done} of {total} tasks done: run the same \
+             command again to resume",
+            p.display()
+        )),
+        (e, _) => e,
+    }
 }
 
 /// A bound of the bytes a finished task's record takes in a checkpoint or shard file (about
@@ -425,6 +429,26 @@ impl Observer for Saver {
 mod tests {
     use super::*;
     use crate::count::engine::Counter;
+
+    /// A GPU that failed mid-count says what the checkpoint kept and how to go on; without a
+    /// checkpoint, and for any other error, the error is as it was.
+    #[test]
+    fn a_device_failure_says_what_the_checkpoint_kept() {
+        let e = Error::Device("CUDA_ERROR_LAUNCH_FAILED".into());
+        let told = device_failed(e.clone(), Some(Path::new("run.ckpt")), (3, 10));
+        assert_eq!(
+            told.to_string(),
+            "the GPU failed in the middle of the count: CUDA_ERROR_LAUNCH_FAILED; checkpoint \
+             run.ckpt saved with 3 of 10 tasks done: run the same command again to resume"
+        );
+        assert_eq!(told.exit_code(), 1);
+        assert_eq!(device_failed(e.clone(), None, (3, 10)), e);
+        let other = Error::Pool("gone".into());
+        assert_eq!(
+            device_failed(other.clone(), Some(Path::new("x")), (1, 2)),
+            other
+        );
+    }
     use crate::count::quadrants::{Quadrants, Settings};
 
     /// Issue 56, 14: the reference's limits table states the fewest shards a whole N = 27 and
