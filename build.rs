@@ -1,12 +1,17 @@
-//! Compiles the GPU kernel's source (src/count/backtracking/kernel/gpu/kernel.cu) for this CPU, so that the tests
-//! run its logic on every machine (src/count/backtracking/kernel/gpu/cpu.rs); the GPU backend compiles the same
-//! source for the GPU at run time.
+//! Compiles the GPU kernels' sources for this CPU, so that the tests run their logic on every
+//! machine: the backtracking kernel (src/count/backtracking/kernel/gpu/kernel.cu, run by
+//! gpu/cpu.rs) and the quadrant method's leaves prototype
+//! (src/count/quadrants/matcher/leaves.cu, run by matcher/leaves.rs). The GPU backend compiles
+//! the same sources for the GPU at run time.
 
 fn main() {
     println!("cargo:rerun-if-changed=src/count/backtracking/kernel/gpu/kernel.cu");
     println!("cargo:rerun-if-changed=src/count/backtracking/kernel/gpu/cpu.c");
+    println!("cargo:rerun-if-changed=src/count/quadrants/matcher/leaves.cu");
+    println!("cargo:rerun-if-changed=src/count/quadrants/matcher/leaves_cpu.c");
     cc::Build::new()
         .file("src/count/backtracking/kernel/gpu/cpu.c")
+        .file("src/count/quadrants/matcher/leaves_cpu.c")
         .opt_level(2)
         .warnings(true)
         .compile("nqueens_gpu_cpu");

@@ -13,7 +13,10 @@
 #    total and digest are those of the run counted on the CPU alone; audited by the CPU;
 # 3. speed: count N --gpu, the whole CPU (symmetric, then the default method), and ygch's
 #    counter where YGCH is given, side by side, wall seconds;
-# 4. bench --gpu at N = 18: the GPU's solutions a second beside the CPU's.
+# 4. bench --gpu at N = 18: the GPU's solutions a second beside the CPU's;
+# 5. the quadrant method's leaves prototype: the largest sieve of N = 22 task 100 (and of
+#    N = 24 task 1000 and N = 26 task 20000: larger row sets) matched on the GPU, exact
+#    against the CPU's sieve (exit 3 if not), pattern tests a second beside one core's.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -64,4 +67,11 @@ done
 
 echo "== 4. bench --gpu"
 timeout "$LIMIT" "$NQ" bench --n 18 --threads "$(nproc)" --runs 3 --gpu || echo "bench --gpu: stopped or failed"
+
+echo "== 5. the quadrant method's leaves on the GPU (prototype)"
+cargo build --release --features gpu --quiet --example leaves_on_gpu
+for nt in "22 100" "24 1000" "26 20000"; do
+  # shellcheck disable=SC2086
+  timeout "$LIMIT" target/release/examples/leaves_on_gpu $nt || echo "leaves N T = $nt: stopped or failed ($?)"
+done
 rm -rf "$W"

@@ -61,6 +61,9 @@ mod transposes;
 
 pub use self::counter::{builds, BuildCap, Quadrants, Settings, MOST_PARTS};
 pub use self::heap::{keep_freed_memory, keep_heap_pieces, HEAP_PIECES_FROM};
+pub use self::matcher::leaves;
+#[cfg(feature = "gpu")]
+pub use self::matcher::leaves_device;
 pub use self::plan::{applies, MAX_N, MIN_N};
 pub use self::quarter::TABLE_MAX_N;
 pub use self::recount::Backtracked;

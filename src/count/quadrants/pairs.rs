@@ -5,6 +5,7 @@
 //! what [`Weights`] says (an even board's by their queens on the long diagonals and, where
 //! the transposes are used, by their north columns: [`super::transposes`]).
 
+use super::matcher::leaves;
 use super::matcher::sieve::{cost, count_disjoint, Shaped, Sieve};
 use super::transposes::{Halves, Weights, EAST_SLOTS, SLOTS};
 use crate::count::arch::Build;
@@ -135,10 +136,44 @@ fn match_slot(
             .sum();
     }
     let expected = queries_of(west, weights, e);
-    let sieve = Sieve::expecting(build, &east[e], sample(west, weights, e), expected, bits);
+    let shaped = Sieve::shape(build, &east[e], sample(west, weights, e), expected, bits);
+    if leaves::tapping() {
+        return tapped_slot(
+            shaped,
+            east[e].len(),
+            slots.map(|w| (weights[e][w], &west[w])),
+        );
+    }
+    let sieve = shaped.build();
     slots
         .map(|w| weights[e][w] * u128::from(sieve.count(&west[w])))
         .sum()
+}
+
+/// [`match_slot`]'s count through `shaped` of the west slots `slots` (weight, queries), each
+/// slot's leaf work offered to the thread's tap ([`leaves::offer`]).
+fn tapped_slot<'a>(
+    shaped: Shaped,
+    stored: usize,
+    slots: impl Iterator<Item = (u128, &'a Vec<u64>)>,
+) -> u128 {
+    let slots: Vec<_> = slots.collect();
+    let works: Vec<_> = slots.iter().map(|(_, q)| shaped.leaf_work(q)).collect();
+    let sieve = shaped.build();
+    let mut total = 0;
+    for ((weight, queries), work) in slots.into_iter().zip(works) {
+        let start = std::time::Instant::now();
+        let found = sieve.count(queries);
+        leaves::offer(leaves::Tapped {
+            work,
+            stored,
+            queries: queries.len(),
+            found,
+            cpu_seconds: start.elapsed().as_secs_f64(),
+        });
+        total += weight * u128::from(found);
+    }
+    total
 }
 
 #[cfg(test)]

@@ -19,6 +19,9 @@
 //! AVX-512 a pair's).
 
 mod counters;
+pub mod leaves;
+#[cfg(feature = "gpu")]
+pub mod leaves_device;
 mod shape;
 pub mod sieve;
 

@@ -28,11 +28,13 @@ const MOST_STARTS: usize = 1 << 22;
 
 /// An open GPU: its context, a stream and the kernel compiled for it.
 pub struct Gpu {
-    _context: Arc<CudaContext>,
+    context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     kernel: CudaFunction,
     /// The GPU's name and compute capability (`NVIDIA H100 80GB HBM3, sm_90`).
     pub name: String,
+    /// Its compute capability, as NVRTC names it (`sm_90`).
+    arch: String,
     /// Launches go one at a time.
     lock: Mutex<()>,
 }
@@ -57,7 +59,38 @@ fn loadable(lib: &str) -> bool {
     })
 }
 
+/// NVRTC's options for a kernel of this GPU's architecture `arch`.
+fn compile_options(arch: &str) -> cudarc::nvrtc::CompileOptions {
+    cudarc::nvrtc::CompileOptions {
+        options: vec![
+            format!("--gpu-architecture={arch}"),
+            "-default-device".into(),
+        ],
+        ..Default::default()
+    }
+}
+
 impl Gpu {
+    /// Another kernel's `source` compiled for this GPU, and its function `name` loaded (the
+    /// quadrant method's leaves prototype).
+    pub fn load(&self, source: &str, name: &str) -> Result<CudaFunction> {
+        let fail = |what: &str, e: &dyn std::fmt::Debug| Error::Device(format!("{what}: {e:?}"));
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(source, compile_options(&self.arch))
+            .map_err(|e| fail(&format!("{name} does not compile for {}", self.arch), &e))?;
+        let module = self
+            .context
+            .load_module(ptx)
+            .map_err(|e| fail(&format!("{name} cannot be loaded"), &e))?;
+        module
+            .load_function(name)
+            .map_err(|e| fail(&format!("no {name} in its module"), &e))
+    }
+
+    /// The stream launches go to.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
     /// The first GPU, opened once for the process (later calls return the same, or the same
     /// refusal).
     pub fn open() -> Result<&'static Gpu> {
@@ -90,14 +123,7 @@ impl Gpu {
             .map_err(|e| fail("does not say its architecture", &e))?;
         let arch = format!("sm_{major}{minor}");
         let name = context.name().unwrap_or_else(|_| "an NVIDIA GPU".into());
-        let options = cudarc::nvrtc::CompileOptions {
-            options: vec![
-                format!("--gpu-architecture={arch}"),
-                "-default-device".into(),
-            ],
-            ..Default::default()
-        };
-        let ptx = cudarc::nvrtc::compile_ptx_with_opts(SOURCE, options)
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(SOURCE, compile_options(&arch))
             .map_err(|e| fail(&format!("kernel does not compile for {arch}"), &e))?;
         let module = context
             .load_module(ptx)
@@ -107,9 +133,10 @@ impl Gpu {
             .map_err(|e| fail("kernel has no nq_count", &e))?;
         Ok(Gpu {
             stream: context.default_stream(),
-            _context: context,
+            context,
             kernel,
             name: format!("{name}, {arch}"),
+            arch,
             lock: Mutex::new(()),
         })
     }
