@@ -58,6 +58,13 @@ fn main() {
         all.bytes as f64 / (1 << 20) as f64,
         (8 * all.stored_and_queries) as f64 / (1 << 20) as f64
     );
+    if tally.total > 0 && all.queries > 0 {
+        println!(
+            "their pattern tests a solution of the task: {:.1}; leaves a query entered: {:.2}",
+            all.pattern_tests as f64 / tally.total as f64,
+            all.leaf_queries as f64 / all.queries as f64
+        );
+    }
     let Some(t) = largest else {
         println!("no sieve of an even board's east half-boards in this task");
         return;

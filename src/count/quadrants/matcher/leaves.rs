@@ -129,6 +129,10 @@ pub struct TapTotals {
     pub bytes: u128,
     /// Their stored patterns and queries (each once, before the splits).
     pub stored_and_queries: u128,
+    /// Their queries (each once).
+    pub queries: u128,
+    /// The leaves their queries entered, added up over the queries.
+    pub leaf_queries: u128,
     /// The seconds the CPU's sieves took to count them.
     pub cpu_seconds: f64,
 }
@@ -163,6 +167,8 @@ pub fn offer(t: Tapped) {
             totals.pattern_tests += tests;
             totals.bytes += t.work.bytes() as u128;
             totals.stored_and_queries += (t.stored + t.queries) as u128;
+            totals.queries += t.queries as u128;
+            totals.leaf_queries += t.work.queries.len() as u128;
             totals.cpu_seconds += t.cpu_seconds;
             if kept.as_ref().is_none_or(|x| x.work.pattern_tests() < tests) {
                 *kept = Some(t);
