@@ -14,7 +14,9 @@
 # 3. speed: count N --gpu, the whole CPU (symmetric, then the default method), and ygch's
 #    counter where YGCH is given, side by side, wall seconds;
 # 4. bench --gpu at N = 18: the GPU's solutions a second beside the CPU's;
-# 5. the quadrant method's leaves prototype: the largest sieve of N = 22 task 100 (and of
+# 5. the kernel's two searches side by side (examples/gpu_searches.rs): N = 18..21, each
+#    total against A000170, seconds; then the faster with 3 to 6 rows on the host (at 20);
+# 6. the quadrant method's leaves prototype: the largest sieve of N = 22 task 100 (and of
 #    N = 24 task 1000 and N = 26 task 20000: larger row sets) matched on the GPU, exact
 #    against the CPU's sieve (exit 3 if not), pattern tests a second beside one core's.
 set -euo pipefail
@@ -68,7 +70,14 @@ done
 echo "== 4. bench --gpu"
 timeout "$LIMIT" "$NQ" bench --n 18 --threads "$(nproc)" --runs 3 --gpu || echo "bench --gpu: stopped or failed"
 
-echo "== 5. the quadrant method's leaves on the GPU (prototype)"
+echo "== 5. the kernel's two searches (nq_count, nq_count32)"
+cargo build --release --features gpu --quiet --example gpu_searches
+timeout "$LIMIT" target/release/examples/gpu_searches $NS || echo "gpu_searches: stopped or failed ($?)"
+for h in 3 5 6; do
+  HOST_ROWS=$h RUNS=1 timeout "$LIMIT" target/release/examples/gpu_searches 20 || echo "host rows $h: stopped or failed"
+done
+
+echo "== 6. the quadrant method's leaves on the GPU (prototype)"
 cargo build --release --features gpu --quiet --example leaves_on_gpu
 for nt in "22 100" "24 1000" "26 20000"; do
   # shellcheck disable=SC2086

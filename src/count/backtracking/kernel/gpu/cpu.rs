@@ -2,7 +2,7 @@
 //! by block, thread by thread. What the tests run to check the kernel's logic on machines
 //! without a GPU; not a way to count (the CPU kernels are much faster).
 
-use super::launch::{Board, Launch, Start, THREADS};
+use super::launch::{Board, Launch, Start, THREADS, THREADS32};
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 
@@ -10,6 +10,16 @@ extern "C" {
     fn nq_count_cpu(
         blocks: u32,
         threads: u32,
+        boards: *const Board,
+        starts: *const Start,
+        count: u32,
+        solutions: *mut u64,
+        nodes: *mut u64,
+    );
+    fn nq_count32_cpu(
+        blocks: u32,
+        threads: u32,
+        stack: *mut u32,
         boards: *const Board,
         starts: *const Start,
         count: u32,
@@ -42,11 +52,43 @@ pub fn run(l: &Launch) -> (Vec<u64>, Vec<u64>) {
     (solutions, nodes)
 }
 
+/// Runs launch `l` through the second search (`nq_count32`) compiled for this CPU: each
+/// start's solutions and nodes. Its boards must fit 32 bits ([`Launch::fits32`]).
+pub fn run32(l: &Launch) -> (Vec<u64>, Vec<u64>) {
+    assert!(l.fits32(), "boards past 32 columns");
+    let count = u32::try_from(l.starts.len()).expect("fewer than 2^32 starts a launch");
+    let mut solutions = vec![0u64; l.starts.len()];
+    let mut nodes = vec![0u64; l.starts.len()];
+    let mut stack = vec![0u32; (THREADS32 * 4 * l.stack_levels()) as usize];
+    // SAFETY: as in `run`; the stack holds a block's threads' levels, `THREADS32` words
+    // apart, as deep as the deepest start's rows (`stack_levels`).
+    unsafe {
+        nq_count32_cpu(
+            count.div_ceil(THREADS32),
+            THREADS32,
+            stack.as_mut_ptr(),
+            l.boards.as_ptr(),
+            l.starts.as_ptr(),
+            count,
+            solutions.as_mut_ptr(),
+            nodes.as_mut_ptr(),
+        );
+    }
+    (solutions, nodes)
+}
+
 /// The completions of `specs`, each expanded to `depth` rows on the host and its subtrees
 /// counted by the kernel compiled for this CPU.
 pub fn count(specs: &[Spec], depth: usize) -> Vec<Found> {
     let l = Launch::of(specs, depth);
     let (solutions, nodes) = run(&l);
+    l.finish(&solutions, &nodes)
+}
+
+/// [`count`] through the second search (boards of N <= 32).
+pub fn count32(specs: &[Spec], depth: usize) -> Vec<Found> {
+    let l = Launch::of(specs, depth);
+    let (solutions, nodes) = run32(&l);
     l.finish(&solutions, &nodes)
 }
 
@@ -89,11 +131,9 @@ mod tests {
                         .collect();
                     let want: Vec<Found> = specs.iter().map(|s| Kernel::Fast.count(s)).collect();
                     for host_rows in 0..=4 {
-                        assert_eq!(
-                            count(&specs, host_rows),
-                            want,
-                            "N = {n}, {algorithm}, split depth {depth}, {host_rows} rows on the host"
-                        );
+                        let at = format!("N = {n}, {algorithm}, split depth {depth}, {host_rows} rows on the host");
+                        assert_eq!(count(&specs, host_rows), want, "{at}");
+                        assert_eq!(count32(&specs, host_rows), want, "second search: {at}");
                     }
                     tasks += specs.len();
                 }
@@ -106,6 +146,42 @@ mod tests {
             assert_eq!(found[0].solutions, known, "N = {n}");
             assert_eq!(found[0], Kernel::Fast.count(&Spec::new(n, &[])));
         }
+    }
+
+    /// Wide boards (N = 24 to 32 and past, where the second search's 32-bit masks drop the
+    /// diagonals' bits shifted off the board and the first's keep them): a known solution's
+    /// queens fixed on all rows but 6 to 8 (the even rows first, some odd ones too, so that
+    /// the free rows are apart and the diagonals move by gaps of 2), counted by both searches
+    /// as `fast` counts them; past 32 columns the second refuses the launch.
+    #[test]
+    fn both_searches_count_wide_boards_as_the_cpu_does() {
+        for n in [24u32, 29, 31, 32] {
+            let sol = crate::solve::construct::construct(n as usize).unwrap();
+            for free in [6usize, 8] {
+                let fixed: Vec<(u8, u8)> = (0..n as usize)
+                    .filter(|&r| !(r % 2 == 1 && r < 2 * free))
+                    .map(|r| (r as u8, sol[r] as u8))
+                    .collect();
+                let spec = Spec::new(n, &fixed);
+                let want = Kernel::Fast.count(&spec);
+                assert!(want.solutions >= 1, "N = {n}: the known solution");
+                for host_rows in [0, 2, 4] {
+                    let at = format!("N = {n}, {free} free rows, {host_rows} on the host");
+                    assert_eq!(
+                        count(std::slice::from_ref(&spec), host_rows)[0],
+                        want,
+                        "{at}"
+                    );
+                    assert_eq!(
+                        count32(std::slice::from_ref(&spec), host_rows)[0],
+                        want,
+                        "{at}"
+                    );
+                }
+            }
+        }
+        let l = Launch::of(&[Spec::new(33, &[])], 4);
+        assert!(!l.fits32());
     }
 
     /// A plan's tasks counted through the backtracking counter with the `gpu` kernel (its CPU

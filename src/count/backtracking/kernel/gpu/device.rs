@@ -4,7 +4,7 @@
 //! Without a GPU or its driver, [`Gpu::open`] says so in one sentence: the libraries are
 //! looked for before `cudarc` is asked for them (it panics where they are missing).
 
-use super::launch::{Board, Launch, Start, THREADS};
+use super::launch::{Board, Launch, Start, THREADS, THREADS32};
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
 use crate::error::{Error, Result};
@@ -31,6 +31,8 @@ pub struct Gpu {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     kernel: CudaFunction,
+    /// The second search (`nq_count32`).
+    kernel32: CudaFunction,
     /// The GPU's name and compute capability (`NVIDIA H100 80GB HBM3, sm_90`).
     pub name: String,
     /// Its compute capability, as NVRTC names it (`sm_90`).
@@ -58,6 +60,20 @@ fn loadable(lib: &str) -> bool {
         }
     })
 }
+
+/// Which of the kernel's two searches counts a launch (docs/guide/gpu.md, "What is left").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// `nq_count`: 64-bit masks, the stack in the thread's local memory, a thread a start.
+    Local,
+    /// `nq_count32`: 32-bit masks (boards of N <= 32; wider ones are counted by `Local`),
+    /// the stack in shared memory, threads taking starts from a global counter.
+    Shared,
+}
+
+/// The most blocks a launch of the second search starts: its threads take every start in
+/// turn, so a few per SM keep the GPU full.
+const MOST_BLOCKS32: u32 = 2048;
 
 /// NVRTC's options for a kernel of this GPU's architecture `arch`.
 fn compile_options(arch: &str) -> cudarc::nvrtc::CompileOptions {
@@ -131,10 +147,14 @@ impl Gpu {
         let kernel = module
             .load_function("nq_count")
             .map_err(|e| fail("kernel has no nq_count", &e))?;
+        let kernel32 = module
+            .load_function("nq_count32")
+            .map_err(|e| fail("kernel has no nq_count32", &e))?;
         Ok(Gpu {
             stream: context.default_stream(),
             context,
             kernel,
+            kernel32,
             name: format!("{name}, {arch}"),
             arch,
             lock: Mutex::new(()),
@@ -142,27 +162,81 @@ impl Gpu {
     }
 
     /// The completions of `specs`, each expanded to `depth` rows on the host and its
-    /// subtrees counted on the GPU, a thread each.
+    /// subtrees counted on the GPU, a thread each (the first search).
     pub fn count(&self, specs: &[Spec], depth: usize) -> Result<Vec<Found>> {
+        self.count_with(specs, depth, Search::Local)
+    }
+
+    /// [`Gpu::count`] by the search `search` (`Shared` counts boards past 32 columns as
+    /// `Local` does).
+    pub fn count_with(&self, specs: &[Spec], depth: usize, search: Search) -> Result<Vec<Found>> {
         let l = Launch::of(specs, depth);
         if l.starts.is_empty() {
             return Ok(l.finish(&[], &[]));
         }
-        let (solutions, nodes) = self.run(&l).map_err(|e| Error::Device(format!("{e:?}")))?;
+        let search = if l.fits32() { search } else { Search::Local };
+        let (solutions, nodes) = self
+            .run(&l, search)
+            .map_err(|e| Error::Device(format!("{e:?}")))?;
         Ok(l.finish(&solutions, &nodes))
     }
 
     /// The launches of `l`: each start's solutions and nodes.
-    fn run(&self, l: &Launch) -> std::result::Result<(Vec<u64>, Vec<u64>), DriverError> {
+    fn run(
+        &self,
+        l: &Launch,
+        search: Search,
+    ) -> std::result::Result<(Vec<u64>, Vec<u64>), DriverError> {
         let _one = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let boards = self.stream.clone_htod(&l.boards)?;
+        let levels = l.stack_levels();
         let (mut solutions, mut nodes) = (Vec::new(), Vec::new());
         for part in l.starts.chunks(MOST_STARTS) {
-            let (s, n) = self.launch(&boards, part)?;
+            let (s, n) = match search {
+                Search::Local => self.launch(&boards, part)?,
+                Search::Shared => self.launch32(&boards, part, levels)?,
+            };
             solutions.extend(s);
             nodes.extend(n);
         }
         Ok((solutions, nodes))
+    }
+
+    /// One launch of the second search over `part` of the starts, the boards on the GPU
+    /// already, each thread's stack `levels` deep in the block's shared memory.
+    fn launch32(
+        &self,
+        boards: &CudaSlice<Board>,
+        part: &[Start],
+        levels: u32,
+    ) -> std::result::Result<(Vec<u64>, Vec<u64>), DriverError> {
+        let count = part.len() as u32;
+        let s = &self.stream;
+        let starts = s.clone_htod(part)?;
+        let mut next = s.alloc_zeros::<u32>(1)?;
+        let mut solutions = s.alloc_zeros::<u64>(part.len())?;
+        let mut nodes = s.alloc_zeros::<u64>(part.len())?;
+        let cfg = LaunchConfig {
+            grid_dim: (count.div_ceil(THREADS32).min(MOST_BLOCKS32), 1, 1),
+            block_dim: (THREADS32, 1, 1),
+            // 4 words a level: at most 64 threads x 32 levels x 16 bytes, 32 KiB.
+            shared_mem_bytes: THREADS32 * levels * 16,
+        };
+        let mut launch = s.launch_builder(&self.kernel32);
+        launch
+            .arg(boards)
+            .arg(&starts)
+            .arg(&count)
+            .arg(&mut next)
+            .arg(&mut solutions)
+            .arg(&mut nodes);
+        // SAFETY: `nq_count32`'s parameters are these, in this order (`kernel.cu`); it takes
+        // starts below `count` from `next` (zeroed), reads them and the boards they name,
+        // writes their solutions and nodes, and keeps each thread's stack, `levels` deep
+        // (the deepest start's rows, at most 32 for boards that fit), in the shared memory
+        // asked for here.
+        unsafe { launch.launch(cfg) }?;
+        Ok((s.clone_dtoh(&solutions)?, s.clone_dtoh(&nodes)?))
     }
 
     /// One launch over `part` of the starts, the boards on the GPU already.

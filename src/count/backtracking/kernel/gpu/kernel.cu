@@ -21,6 +21,8 @@
 typedef unsigned long long nq_u64;
 typedef unsigned int nq_u32;
 #define NQ_POPC(x) ((nq_u64)__popcll(x))
+#define NQ_POPC32(x) ((nq_u32)__popc(x))
+#define NQ_NEXT(p) atomicAdd((p), 1u)
 #define NQ_DEVICE __device__ static
 #endif
 
@@ -105,7 +107,89 @@ NQ_DEVICE void nq_thread(nq_u32 t, const struct nq_board *boards, const struct n
     nq_search(&boards[starts[t].board], &starts[t], &solutions[t], &nodes[t]);
 }
 
+/*
+ * The second search, for boards of N <= 32 (`nq_count32`): the same subtree counted the
+ * same way, with 32-bit masks (a board's masks have no bit past N - 1 that matters: the
+ * diagonals' bits shifted past the board are masked off by `full` in the first search and
+ * fall off here), its stack in the block's shared memory rather than the thread's local
+ * memory (level j's four words at st[(4 j + w) * stride]: a warp's lanes side by side), and
+ * threads that take the next start from a global counter when theirs is done, so that a
+ * warp's lanes do not idle behind its largest subtree. Which of the two is faster is for the
+ * device to measure (scripts/gpu-device.sh).
+ */
+NQ_DEVICE void nq_search32(const struct nq_board *b, const struct nq_start *s, nq_u32 *st,
+                           nq_u32 stride, nq_u64 *solutions_out, nq_u64 *nodes_out)
+{
+    nq_u32 top = s->level;
+    nq_u32 last = b->last;
+    nq_u32 full = (nq_u32)b->full;
+    nq_u32 i = top;
+    nq_u64 solutions = 0;
+    nq_u64 nodes = 0;
+#define NQ_AT(j, w) st[(4 * ((j) - top) + (w)) * stride]
+    NQ_AT(i, 0) = (nq_u32)s->cols;
+    NQ_AT(i, 1) = (nq_u32)s->d1;
+    NQ_AT(i, 2) = (nq_u32)s->d2;
+    NQ_AT(i, 3) = (nq_u32)s->avail;
+    for (;;) {
+        nq_u32 a = NQ_AT(i, 3);
+        if (a == 0) {
+            if (i == top) {
+                break;
+            }
+            i -= 1;
+            continue;
+        }
+        nq_u32 bit = a & (0u - a);
+        NQ_AT(i, 3) = a ^ bit;
+        nq_u32 g = b->gap[i];
+        nq_u32 nc = NQ_AT(i, 0) | bit;
+        nq_u32 n1 = g < 32 ? (NQ_AT(i, 1) | bit) << g : 0;
+        nq_u32 n2 = g < 32 ? (NQ_AT(i, 2) | bit) >> g : 0;
+        nq_u32 free = full & ~(nc | n1 | n2 | (nq_u32)b->forbid[i + 1]);
+        nq_u32 pop = NQ_POPC32(free);
+        nodes += pop;
+        if (i + 1 == last) {
+            solutions += pop;
+        } else if (free != 0) {
+            i += 1;
+            NQ_AT(i, 0) = nc;
+            NQ_AT(i, 1) = n1;
+            NQ_AT(i, 2) = n2;
+            NQ_AT(i, 3) = free;
+        }
+    }
+#undef NQ_AT
+    *solutions_out = solutions;
+    *nodes_out = nodes;
+}
+
+/* Thread `lane` of a block of `threads` (its stack from st + lane, `threads` apart): the
+ * starts it takes from `next`, each counted by nq_search32. */
+NQ_DEVICE void nq_thread32(nq_u32 lane, nq_u32 threads, nq_u32 *st, nq_u32 *next,
+                           const struct nq_board *boards, const struct nq_start *starts,
+                           nq_u32 count, nq_u64 *solutions, nq_u64 *nodes)
+{
+    for (;;) {
+        nq_u32 t = NQ_NEXT(next);
+        if (t >= count) {
+            return;
+        }
+        nq_search32(&boards[starts[t].board], &starts[t], st + lane, threads, &solutions[t],
+                    &nodes[t]);
+    }
+}
+
 #ifndef NQ_CPU
+extern "C" __global__ void nq_count32(const struct nq_board *boards,
+                                      const struct nq_start *starts, nq_u32 count,
+                                      nq_u32 *next, nq_u64 *solutions, nq_u64 *nodes)
+{
+    extern __shared__ nq_u32 nq_stacks[];
+    nq_thread32(threadIdx.x, blockDim.x, nq_stacks, next, boards, starts, count, solutions,
+                nodes);
+}
+
 extern "C" __global__ void nq_count(const struct nq_board *boards, const struct nq_start *starts,
                                     nq_u32 count, nq_u64 *solutions, nq_u64 *nodes)
 {

@@ -10,6 +10,13 @@ pub const THREADS: u32 = 128;
 /// The most free rows a board has (the kernel's arrays).
 pub const MAX_ROWS: usize = 64;
 
+/// Threads a block of the second search (`nq_count32`), whose stacks share the block's
+/// shared memory: at 64 threads and 32 levels of 16 bytes, 32 KiB.
+pub const THREADS32: u32 = 64;
+
+/// The widest board the second search takes (its masks are 32 bits).
+pub const MAX_N32: u32 = 32;
+
 /// A task's board as the kernel reads it (`struct nq_board` in `kernel.cu`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -62,6 +69,18 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// Whether every board fits the second search's 32-bit masks.
+    pub fn fits32(&self) -> bool {
+        self.boards.iter().all(|b| b.full >> MAX_N32 == 0)
+    }
+
+    /// The most levels a start's stack takes (its rows from its level to its board's last),
+    /// at least 1.
+    pub fn stack_levels(&self) -> u32 {
+        let levels = |s: &Start| self.boards[s.board as usize].last - s.level + 1;
+        self.starts.iter().map(levels).max().unwrap_or(1)
+    }
+
     /// The launch of `specs`, each expanded on the host to `depth` free rows at most (fewer
     /// where its last free row comes first: the kernel always searches at least one row).
     pub fn of(specs: &[Spec], depth: usize) -> Launch {
