@@ -102,34 +102,38 @@ impl RunFile {
             Box::new(open()?)
         };
         Ok(Some(if kind == SHARD_FORMAT {
-            RunFile::Shard(result::read_each((whole, size), &name, &mut AsShard(sink))?)
+            RunFile::Shard(result::read_each(
+                (whole, size),
+                &name,
+                &mut AsRunFile(sink),
+            )?)
         } else {
-            let c = Checkpoint::read_each((whole, size), &name, &mut AsCheckpoint(sink))?;
+            let c = Checkpoint::read_each((whole, size), &name, &mut AsRunFile(sink))?;
             RunFile::Checkpoint(c)
         }))
     }
 }
 
-/// A sink of run files, given a shard result's records.
-struct AsShard<'a>(&'a mut dyn Records<RunFile>);
+/// A sink of run files, given a shard result's or a checkpoint's records.
+struct AsRunFile<'a>(&'a mut dyn Records<RunFile>);
 
-impl Records<ShardResult> for AsShard<'_> {
-    fn head(&mut self, head: &ShardResult) -> Result<()> {
-        self.0.head(&RunFile::Shard(head.clone()))
+impl<H: Clone + Into<RunFile>> Records<H> for AsRunFile<'_> {
+    fn head(&mut self, head: &H) -> Result<()> {
+        self.0.head(&head.clone().into())
     }
     fn record(&mut self, d: &Done) -> Result<()> {
         self.0.record(d)
     }
 }
 
-/// A sink of run files, given a checkpoint's records.
-struct AsCheckpoint<'a>(&'a mut dyn Records<RunFile>);
-
-impl Records<Checkpoint> for AsCheckpoint<'_> {
-    fn head(&mut self, head: &Checkpoint) -> Result<()> {
-        self.0.head(&RunFile::Checkpoint(head.clone()))
+impl From<ShardResult> for RunFile {
+    fn from(r: ShardResult) -> RunFile {
+        RunFile::Shard(r)
     }
-    fn record(&mut self, d: &Done) -> Result<()> {
-        self.0.record(d)
+}
+
+impl From<Checkpoint> for RunFile {
+    fn from(c: Checkpoint) -> RunFile {
+        RunFile::Checkpoint(c)
     }
 }

@@ -80,15 +80,22 @@ pub fn run32(l: &Launch) -> (Vec<u64>, Vec<u64>) {
 /// The completions of `specs`, each expanded to `depth` rows on the host and its subtrees
 /// counted by the kernel compiled for this CPU.
 pub fn count(specs: &[Spec], depth: usize) -> Vec<Found> {
-    let l = Launch::of(specs, depth);
-    let (solutions, nodes) = run(&l);
-    l.finish(&solutions, &nodes)
+    count_by(specs, depth, run)
 }
 
 /// [`count`] through the second search (boards of N <= 32).
 pub fn count32(specs: &[Spec], depth: usize) -> Vec<Found> {
+    count_by(specs, depth, run32)
+}
+
+/// [`count`] with the launch run by `search` ([`run`] or [`run32`]).
+fn count_by(
+    specs: &[Spec],
+    depth: usize,
+    search: fn(&Launch) -> (Vec<u64>, Vec<u64>),
+) -> Vec<Found> {
     let l = Launch::of(specs, depth);
-    let (solutions, nodes) = run32(&l);
+    let (solutions, nodes) = search(&l);
     l.finish(&solutions, &nodes)
 }
 
