@@ -3,6 +3,7 @@
 //! table lookup by `rorx`, `pext`).
 
 use super::cpu::features;
+use super::partition::{in_place, partition_portable};
 use super::portable::{entry_portable, join_portable, keep_lacking_portable};
 use super::simd::{Candidates, PerBuild, Simd, COMBOS};
 use std::arch::asm;
@@ -118,6 +119,11 @@ impl Simd for Bmi {
     }
 
     #[inline(always)]
+    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
+        partition_portable(patterns, m)
+    }
+
+    #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         entry_portable(table, c, key)
     }
@@ -140,6 +146,11 @@ impl Simd for Avx512F {
     }
 
     #[inline(always)]
+    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
+        self.avx2().partition(patterns, m)
+    }
+
+    #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         self.avx2().entry(table, c, key)
     }
@@ -148,7 +159,8 @@ impl Simd for Avx512F {
 impl Simd for Avx512 {
     #[inline(always)]
     fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
-        self.avx2().join(top, south, out);
+        // SAFETY: `self` exists, so the CPU has what `join_avx512` is compiled for.
+        unsafe { join_avx512(top, south, out) }
     }
 
     #[inline(always)]
@@ -160,6 +172,12 @@ impl Simd for Avx512 {
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has what `keep_lacking_avx512` is compiled for.
         unsafe { keep_lacking_avx512(queries, m, out) }
+    }
+
+    #[inline(always)]
+    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
+        // SAFETY: `self` exists, so the CPU has what `partition_avx512` is compiled for.
+        unsafe { partition_avx512(patterns, m) }
     }
 
     #[inline(always)]
@@ -224,6 +242,12 @@ impl Simd for Avx2 {
     }
 
     #[inline(always)]
+    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
+        // SAFETY: `self` exists, so the CPU has what `partition_avx2` is compiled for.
+        unsafe { partition_avx2(patterns, m) }
+    }
+
+    #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         // Bytes into chunk `c`'s entries: key bits `6c..6c + 6` rotated to the entry size's
         // place and masked, two instructions (`rorx` leaves the key alone; a shift would need
@@ -276,6 +300,65 @@ impl Simd for Avx2 {
         // so the entry is one of chunk `c`'s, within `table` (asserted) and aligned as `L`.
         unsafe { &*table.as_ptr().add(at).cast::<u8>().add(off).cast::<L>() }
     }
+}
+
+/// [`Simd::partition`] eight patterns a step ([`in_place`]): the lacking ones compressed to
+/// the front of one register, the others of another, each stored under a mask of as many
+/// lanes as it has.
+///
+/// # Safety
+/// The CPU must have popcnt, bmi1, bmi2, AVX2, AVX-512F, VL and VPOPCNTDQ (what the function
+/// is compiled for; it uses AVX-512F).
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
+unsafe fn partition_avx512(patterns: &mut [u64], m: u64) -> usize {
+    let mask = _mm512_set1_epi64(m as i64);
+    in_place::<8>(patterns, m, |from, _, front, back| {
+        // SAFETY: `in_place` hands eight readable patterns at `from`, room for the `k` kept at
+        // `front` and for the other `8 - k` below `back`; a masked store writes only its lanes.
+        unsafe {
+            let p = _mm512_loadu_si512(from as *const __m512i);
+            let lacks = _mm512_testn_epi64_mask(p, mask);
+            let k = lacks.count_ones() as usize;
+            let low = _mm512_maskz_compress_epi64(lacks, p);
+            let high = _mm512_maskz_compress_epi64(!lacks, p);
+            _mm512_mask_storeu_epi64(front as *mut i64, ((1u32 << k) - 1) as u8, low);
+            let lanes = ((1u32 << (8 - k)) - 1) as u8;
+            _mm512_mask_storeu_epi64(back.sub(8 - k) as *mut i64, lanes, high);
+            k
+        }
+    })
+}
+
+/// [`Simd::partition`] four patterns a step ([`in_place`]): the lacking ones moved to the
+/// front of one register and the others of another (the join's permutations), each stored
+/// under a mask of as many lanes as it has.
+///
+/// # Safety
+/// The CPU must have popcnt, bmi1, bmi2 and AVX2 (what the function is compiled for).
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn partition_avx2(patterns: &mut [u64], m: u64) -> usize {
+    let mask = _mm256_set1_epi64x(m as i64);
+    let zero = _mm256_setzero_si256();
+    let lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    in_place::<4>(patterns, m, |from, _, front, back| {
+        // SAFETY: `in_place` hands four readable patterns at `from`, room for the `k` kept at
+        // `front` and for the other `4 - k` below `back`; a masked store writes only its lanes.
+        unsafe {
+            let p = _mm256_loadu_si256(from as *const __m256i);
+            let hit = _mm256_cmpeq_epi64(_mm256_and_si256(p, mask), zero);
+            let lacks = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize;
+            let k = lacks.count_ones() as usize;
+            let to = |kept: usize| _mm256_loadu_si256(COMPRESS[kept].as_ptr() as *const __m256i);
+            let low = _mm256_permutevar8x32_epi32(p, to(lacks));
+            let high = _mm256_permutevar8x32_epi32(p, to(!lacks & 15));
+            let first = |j: usize| _mm256_cmpgt_epi64(_mm256_set1_epi64x(j as i64), lane);
+            _mm256_maskstore_epi64(front as *mut i64, first(k), low);
+            _mm256_maskstore_epi64(back.sub(4 - k) as *mut i64, first(4 - k), high);
+            k
+        }
+    })
 }
 
 /// [`Simd::keep_lacking`] four queries at a time: test four, move the kept ones to the front
@@ -336,6 +419,51 @@ static COMPRESS: [[u32; 8]; 16] = {
     }
     t
 };
+
+/// [`Simd::join`] eight pairs at a time: test eight meets, OR the top key onto eight keys,
+/// compress the kept ones to the front of the register and store all eight; the end moves on
+/// by the number kept. The last four, where the candidates are not a multiple of eight, by
+/// the AVX2 build's four lanes (the padding is to four).
+///
+/// # Safety
+/// The CPU must have popcnt, bmi1, bmi2, AVX2, AVX-512F, VL and VPOPCNTDQ (what the function
+/// is compiled for; it uses AVX-512F).
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
+unsafe fn join_avx512((top_meet, top_key): (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    let (meets, keys, n) = (south.meets, south.keys, south.len);
+    let octs = n / 8;
+    assert!(meets.len() >= 8 * octs && keys.len() >= 8 * octs);
+    // Each store writes eight lanes, of which the ones past the kept are overwritten next.
+    out.reserve(8 * octs + 8);
+    let mut len = out.len();
+    let base = out.as_mut_ptr();
+    let tm = _mm512_set1_epi64(top_meet as i64);
+    let tk = _mm512_set1_epi64(top_key as i64);
+    for q in 0..octs {
+        // SAFETY: `8 q + 7 < 8 octs`, within both inputs (asserted); the store's eight lanes
+        // end at most at `len + 8 <= old len + 8 octs + 8`, within the capacity reserved.
+        unsafe {
+            let m = _mm512_loadu_si512(meets.as_ptr().add(8 * q) as *const __m512i);
+            let k = _mm512_loadu_si512(keys.as_ptr().add(8 * q) as *const __m512i);
+            let kept = _mm512_testn_epi64_mask(m, tm);
+            let packed = _mm512_maskz_compress_epi64(kept, _mm512_or_si512(k, tk));
+            _mm512_storeu_si512(base.add(len) as *mut __m512i, packed);
+            len += kept.count_ones() as usize;
+        }
+    }
+    // SAFETY: the first `len` elements were written (the old ones, then the kept pairs).
+    unsafe { out.set_len(len) };
+    if n > 8 * octs {
+        let rest = Candidates {
+            meets: &meets[8 * octs..],
+            keys: &keys[8 * octs..],
+            len: n - 8 * octs,
+        };
+        // SAFETY: this CPU has AVX2 and the rest (what this function is compiled for).
+        unsafe { join_avx2((top_meet, top_key), rest, out) };
+    }
+}
 
 /// [`Simd::join`] four pairs at a time: test four meets, OR the top key onto four keys, move
 /// the kept ones to the front of the register (a permutation looked up by the test's mask) and

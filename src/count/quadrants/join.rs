@@ -195,7 +195,7 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [0usize, 1, 3, 4, 5, 8, 31, 100] {
+        for n in [0usize, 1, 3, 4, 5, 8, 9, 12, 15, 16, 17, 31, 100] {
             let meets: Vec<u64> = (0..n).map(|_| next() & next() & 0xFF).collect();
             let keys: Vec<u64> = (0..n).map(|_| next()).collect();
             let (tm, tk) = (next() & 0xFF, next() & 0xF0F0);

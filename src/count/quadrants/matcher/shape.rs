@@ -5,7 +5,7 @@
 //! split takes the bit that pays best where it is.
 
 use super::{chunks_for, Matcher, BLOCK};
-use crate::count::arch::{keep_lacking_portable, Build};
+use crate::count::arch::{Build, PerBuild, Simd};
 use crate::count::spread::spare_workers;
 use std::ops::Range;
 
@@ -101,6 +101,8 @@ pub(super) enum Shape {
 
 /// What shaping a sieve needs to know.
 struct Shaper {
+    /// The build the node's passes over the patterns run in (the tables are built in it too).
+    build: Build,
     /// Whether leaves pack their live bits ([`Build::extracts`]).
     extracts: bool,
     /// The patterns' bits.
@@ -121,7 +123,7 @@ impl Shaper {
             self.shapes.push(Shape::Empty);
             return 0.0;
         }
-        let or = s.iter().fold(0, |a, &p| a | p);
+        let or = self.build.run(Or(s));
         let live = if self.extracts { or & !right } else { u64::MAX };
         let queries = sample.len() as f64 * self.weight;
         let leaf = queries * (LEAF + self.visit(s.len(), live)) + self.build(s.len());
@@ -136,16 +138,19 @@ impl Shaper {
         {
             return leaf;
         }
-        let Some(bit) = best_bit(s, sample, or & !right) else {
+        let Some(bit) = self.build.run(BestBit {
+            s,
+            sample,
+            candidates: or & !right,
+        }) else {
             return leaf;
         };
         let m = 1u64 << bit;
-        let split = partition(s, m);
+        let split = self.build.run(Partition(s, m));
         if split.min(s.len() - split) < MIN_LEAF {
             return leaf;
         }
-        let mut lacking = Vec::new();
-        keep_lacking_portable(sample, m, &mut lacking);
+        let lacking = self.build.run(Lacking(sample, m));
         let shared = shares(s.len());
         let (s0, s1) = s.split_at_mut(split);
         self.shapes[me] = Shape::Split { bit, right: 0 };
@@ -205,6 +210,7 @@ impl Shaper {
     /// A shaper like this one with no node yet.
     fn empty(&self) -> Shaper {
         Shaper {
+            build: self.build,
             extracts: self.extracts,
             bits: self.bits,
             weight: self.weight,
@@ -241,47 +247,95 @@ impl Shaper {
     }
 }
 
-/// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
-/// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
-/// from `front` to `i` all have the bits.)
-fn partition(s: &mut [u64], m: u64) -> usize {
-    let mut front = 0;
-    for i in 0..s.len() {
-        let lacks = s[i] & m == 0;
-        s.swap(front, i);
-        front += usize::from(lacks);
+/// The OR of the patterns, in a build.
+struct Or<'a>(&'a [u64]);
+
+impl PerBuild for Or<'_> {
+    type Out = u64;
+    #[inline(always)]
+    fn run<S: Simd>(self, _: S) -> u64 {
+        self.0.iter().fold(0, |a, &p| a | p)
     }
-    front
+}
+
+/// The patterns without the bits `m` moved to the front ([`Simd::partition`]); how many.
+struct Partition<'a>(&'a mut [u64], u64);
+
+impl PerBuild for Partition<'_> {
+    type Out = usize;
+    #[inline(always)]
+    fn run<S: Simd>(self, simd: S) -> usize {
+        simd.partition(self.0, self.1)
+    }
+}
+
+/// The sampled queries without the bits `m`, in a build.
+struct Lacking<'a>(&'a [u64], u64);
+
+impl PerBuild for Lacking<'_> {
+    type Out = Vec<u64>;
+    #[inline(always)]
+    fn run<S: Simd>(self, simd: S) -> Vec<u64> {
+        let mut out = Vec::new();
+        simd.keep_lacking(self.0, self.1, &mut out);
+        out
+    }
 }
 
 /// The bit of `candidates` that rules out the largest share of the (pattern, query) pairs,
-/// `p_s * p_q` from samples of both sides; none if no candidate rules any out.
-fn best_bit(s: &[u64], sample: &[u64], candidates: u64) -> Option<u32> {
-    // Counted a bit position at a time over a contiguous copy of the sample: a loop the
-    // compiler vectorises (counting each pattern's set bits in turn stalls on the counters).
-    let freq = |v: &[u64]| {
-        let step = (v.len() / FREQ_SAMPLE).max(1);
-        let picked: Vec<u64> = v.iter().step_by(step).copied().collect();
-        let mut f = [0u32; 64];
-        for (b, c) in f.iter_mut().enumerate() {
-            if candidates >> b & 1 == 1 {
-                *c = picked.iter().map(|&p| (p >> b & 1) as u32).sum();
-            }
+/// `p_s * p_q` from samples of both sides of at most `FREQ_SAMPLE` (and under 256) each;
+/// none if no candidate rules any out.
+struct BestBit<'a> {
+    s: &'a [u64],
+    sample: &'a [u64],
+    candidates: u64,
+}
+
+impl PerBuild for BestBit<'_> {
+    type Out = Option<u32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, _: S) -> Option<u32> {
+        let candidates = self.candidates;
+        let ((fs, ns), (fq, nq)) = (bit_counts(self.s), bit_counts(self.sample));
+        (0..64u32)
+            .filter(|&b| candidates >> b & 1 == 1)
+            .map(|b| {
+                (
+                    b,
+                    fs[b as usize] as f64 / ns as f64 * fq[b as usize] as f64 / nq as f64,
+                )
+            })
+            .filter(|&(_, p)| p > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(b, _)| b)
+    }
+}
+
+/// How many of the patterns picked from `v` (evenly spaced, `FREQ_SAMPLE` to 255 of them, or
+/// all of a shorter `v`) have each bit, and how many were picked. Summed in the bytes of eight
+/// words, word `j`'s byte `i` counting bit `8 i + j`: three operations a pattern in one
+/// AVX-512 register (counting a bit position at a time cost ten times as many; a shaped N = 22
+/// shard spent 4.9% of its time there, docs/PERFORMANCE.md row 54).
+#[inline(always)]
+fn bit_counts(v: &[u64]) -> ([u32; 64], u32) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let step = (v.len() / FREQ_SAMPLE).max(1);
+    let mut sums = [0u64; 8];
+    let mut picked = 0;
+    // (`len / step` is under 256 for any length: a byte holds every count.)
+    for &p in v.iter().step_by(step).take(255) {
+        for (j, sum) in sums.iter_mut().enumerate() {
+            *sum += p >> j & ONES;
         }
-        (f, picked.len() as u32)
-    };
-    let ((fs, ns), (fq, nq)) = (freq(s), freq(sample));
-    (0..64u32)
-        .filter(|&b| candidates >> b & 1 == 1)
-        .map(|b| {
-            (
-                b,
-                fs[b as usize] as f64 / ns as f64 * fq[b as usize] as f64 / nq as f64,
-            )
-        })
-        .filter(|&(_, p)| p > 0.0)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(b, _)| b)
+        picked += 1;
+    }
+    let mut f = [0u32; 64];
+    for (j, sum) in sums.iter().enumerate() {
+        for i in 0..8 {
+            f[8 * i + j] = (sum >> (8 * i) & 0xFF) as u32;
+        }
+    }
+    (f, picked)
 }
 
 thread_local! {
@@ -346,6 +400,7 @@ pub fn shape(build: Build, stored: &[u64], queries: &[u64], expected: usize, bit
     let step = (queries.len() / sample_size(expected)).max(1);
     let sample: Vec<u64> = queries.iter().copied().step_by(step).collect();
     let mut shaper = Shaper {
+        build,
         extracts: build.extracts(),
         bits,
         weight: expected.max(1) as f64 / sample.len().max(1) as f64,
