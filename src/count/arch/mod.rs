@@ -15,20 +15,17 @@
 //! build on the same inputs (`testing::each_build`).
 //!
 //! The files, from the bottom: `simd.rs` (the [`Simd`] and [`PerBuild`] traits and what their
-//! primitives read), `portable.rs` (the build for any CPU), `partition.rs` (patterns partitioned in place: one
-//! at a time, or a register a step for the vector builds), `cpu.rs` (the features, asked
+//! primitives read), `portable.rs` (the build for any CPU), `cpu.rs` (the features, asked
 //! once), `x86.rs` (the tokens and their primitives), `build.rs` ([`Build`]).
 
 mod build;
 pub mod cpu;
-mod partition;
 mod portable;
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use build::{Build, BUILD_NAMES};
-pub use partition::partition_portable;
 pub use portable::{entry_portable, join_portable, keep_lacking_portable, Portable};
 pub use simd::{Candidates, PerBuild, Simd, CHUNK, COMBOS};
 #[cfg(target_arch = "x86_64")]

@@ -1,6 +1,5 @@
 //! The build for any CPU: plain Rust, one element at a time, without a branch per element.
 
-use super::partition::partition_portable;
 use super::simd::{Candidates, Simd, CHUNK, COMBOS};
 
 /// The build for any CPU.
@@ -23,11 +22,6 @@ impl Simd for Portable {
     #[inline(always)]
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         keep_lacking_portable(queries, m, out);
-    }
-
-    #[inline(always)]
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
-        partition_portable(patterns, m)
     }
 
     #[inline(always)]

@@ -35,10 +35,6 @@ pub trait Simd: Copy {
     /// Sets `out` to the `queries` that have none of the bits `m`, in order.
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>);
 
-    /// Moves the `patterns` that have none of the bits `m` to the front and the others behind
-    /// them, in place (in an order of the build's own); returns how many lack them.
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize;
-
     /// A table entry of chunk `c` for the key `key`:
     /// `table[c * COMBOS + (key >> (c * CHUNK)) % COMBOS]`. Panics if the table has no chunk
     /// `c`.

@@ -3,7 +3,6 @@
 //! table lookup by `rorx`, `pext`).
 
 use super::cpu::features;
-use super::partition::{in_place, partition_portable};
 use super::portable::{entry_portable, join_portable, keep_lacking_portable};
 use super::simd::{Candidates, PerBuild, Simd, COMBOS};
 use std::arch::asm;
@@ -119,11 +118,6 @@ impl Simd for Bmi {
     }
 
     #[inline(always)]
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
-        partition_portable(patterns, m)
-    }
-
-    #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         entry_portable(table, c, key)
     }
@@ -143,11 +137,6 @@ impl Simd for Avx512F {
     #[inline(always)]
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         self.avx2().keep_lacking(queries, m, out);
-    }
-
-    #[inline(always)]
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
-        self.avx2().partition(patterns, m)
     }
 
     #[inline(always)]
@@ -172,12 +161,6 @@ impl Simd for Avx512 {
     fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has what `keep_lacking_avx512` is compiled for.
         unsafe { keep_lacking_avx512(queries, m, out) }
-    }
-
-    #[inline(always)]
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
-        // SAFETY: `self` exists, so the CPU has what `partition_avx512` is compiled for.
-        unsafe { partition_avx512(patterns, m) }
     }
 
     #[inline(always)]
@@ -242,12 +225,6 @@ impl Simd for Avx2 {
     }
 
     #[inline(always)]
-    fn partition(self, patterns: &mut [u64], m: u64) -> usize {
-        // SAFETY: `self` exists, so the CPU has what `partition_avx2` is compiled for.
-        unsafe { partition_avx2(patterns, m) }
-    }
-
-    #[inline(always)]
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
         // Bytes into chunk `c`'s entries: key bits `6c..6c + 6` rotated to the entry size's
         // place and masked, two instructions (`rorx` leaves the key alone; a shift would need
@@ -300,65 +277,6 @@ impl Simd for Avx2 {
         // so the entry is one of chunk `c`'s, within `table` (asserted) and aligned as `L`.
         unsafe { &*table.as_ptr().add(at).cast::<u8>().add(off).cast::<L>() }
     }
-}
-
-/// [`Simd::partition`] eight patterns a step ([`in_place`]): the lacking ones compressed to
-/// the front of one register, the others of another, each stored under a mask of as many
-/// lanes as it has.
-///
-/// # Safety
-/// The CPU must have popcnt, bmi1, bmi2, AVX2, AVX-512F, VL and VPOPCNTDQ (what the function
-/// is compiled for; it uses AVX-512F).
-#[inline]
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
-unsafe fn partition_avx512(patterns: &mut [u64], m: u64) -> usize {
-    let mask = _mm512_set1_epi64(m as i64);
-    in_place::<8>(patterns, m, |from, _, front, back| {
-        // SAFETY: `in_place` hands eight readable patterns at `from`, room for the `k` kept at
-        // `front` and for the other `8 - k` below `back`; a masked store writes only its lanes.
-        unsafe {
-            let p = _mm512_loadu_si512(from as *const __m512i);
-            let lacks = _mm512_testn_epi64_mask(p, mask);
-            let k = lacks.count_ones() as usize;
-            let low = _mm512_maskz_compress_epi64(lacks, p);
-            let high = _mm512_maskz_compress_epi64(!lacks, p);
-            _mm512_mask_storeu_epi64(front as *mut i64, ((1u32 << k) - 1) as u8, low);
-            let lanes = ((1u32 << (8 - k)) - 1) as u8;
-            _mm512_mask_storeu_epi64(back.sub(8 - k) as *mut i64, lanes, high);
-            k
-        }
-    })
-}
-
-/// [`Simd::partition`] four patterns a step ([`in_place`]): the lacking ones moved to the
-/// front of one register and the others of another (the join's permutations), each stored
-/// under a mask of as many lanes as it has.
-///
-/// # Safety
-/// The CPU must have popcnt, bmi1, bmi2 and AVX2 (what the function is compiled for).
-#[inline]
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn partition_avx2(patterns: &mut [u64], m: u64) -> usize {
-    let mask = _mm256_set1_epi64x(m as i64);
-    let zero = _mm256_setzero_si256();
-    let lane = _mm256_setr_epi64x(0, 1, 2, 3);
-    in_place::<4>(patterns, m, |from, _, front, back| {
-        // SAFETY: `in_place` hands four readable patterns at `from`, room for the `k` kept at
-        // `front` and for the other `4 - k` below `back`; a masked store writes only its lanes.
-        unsafe {
-            let p = _mm256_loadu_si256(from as *const __m256i);
-            let hit = _mm256_cmpeq_epi64(_mm256_and_si256(p, mask), zero);
-            let lacks = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as usize;
-            let k = lacks.count_ones() as usize;
-            let to = |kept: usize| _mm256_loadu_si256(COMPRESS[kept].as_ptr() as *const __m256i);
-            let low = _mm256_permutevar8x32_epi32(p, to(lacks));
-            let high = _mm256_permutevar8x32_epi32(p, to(!lacks & 15));
-            let first = |j: usize| _mm256_cmpgt_epi64(_mm256_set1_epi64x(j as i64), lane);
-            _mm256_maskstore_epi64(front as *mut i64, first(k), low);
-            _mm256_maskstore_epi64(back.sub(4 - k) as *mut i64, first(4 - k), high);
-            k
-        }
-    })
 }
 
 /// [`Simd::keep_lacking`] four queries at a time: test four, move the kept ones to the front

@@ -146,7 +146,7 @@ impl Shaper {
             return leaf;
         };
         let m = 1u64 << bit;
-        let split = self.build.run(Partition(s, m));
+        let split = partition(s, m);
         if split.min(s.len() - split) < MIN_LEAF {
             return leaf;
         }
@@ -258,15 +258,20 @@ impl PerBuild for Or<'_> {
     }
 }
 
-/// The patterns without the bits `m` moved to the front ([`Simd::partition`]); how many.
-struct Partition<'a>(&'a mut [u64], u64);
-
-impl PerBuild for Partition<'_> {
-    type Out = usize;
-    #[inline(always)]
-    fn run<S: Simd>(self, simd: S) -> usize {
-        simd.partition(self.0, self.1)
+/// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
+/// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
+/// from `front` to `i` all have the bits. The patterns lacking the bits keep their order,
+/// and the next nodes' samples are drawn from it: a partition in place a register a step, as
+/// vectorised sorts do, which mixes the order, made the AVX2 build's N = 22 shards take
+/// twice the time, docs/PERFORMANCE.md row 54.)
+fn partition(s: &mut [u64], m: u64) -> usize {
+    let mut front = 0;
+    for i in 0..s.len() {
+        let lacks = s[i] & m == 0;
+        s.swap(front, i);
+        front += usize::from(lacks);
     }
+    front
 }
 
 /// The sampled queries without the bits `m`, in a build.
