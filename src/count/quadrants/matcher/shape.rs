@@ -274,8 +274,8 @@ fn partition(s: &mut [u64], m: u64) -> usize {
     front
 }
 
-/// The sampled queries without the bits `m`, in a build.
-struct Lacking<'a>(&'a [u64], u64);
+/// The queries (or sampled queries) without the bits `m`, in a build.
+pub(super) struct Lacking<'a>(pub &'a [u64], pub u64);
 
 impl PerBuild for Lacking<'_> {
     type Out = Vec<u64>;

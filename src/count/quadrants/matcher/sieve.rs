@@ -12,7 +12,9 @@
 //! [`Simd::extract`]: crate::count::arch::Simd::extract
 
 pub use super::shape::{cost, Shaped};
-use super::shape::{keep_patterns, shape, shares, walk_shared, Shape, MAX_DEPTH, SHARED_QUERIES};
+use super::shape::{
+    keep_patterns, shape, shares, walk_shared, Lacking, Shape, MAX_DEPTH, SHARED_QUERIES,
+};
 use super::{Matcher, BLOCK};
 use crate::count::arch::{Build, PerBuild, Simd};
 use rayon::prelude::*;
@@ -144,10 +146,7 @@ impl Sieve {
     fn count_shared(&self, at: usize, queries: &[u64], depth: usize) -> u64 {
         match &self.nodes[at] {
             Node::Split { bit, right } if depth > 0 && queries.len() >= SHARED_QUERIES => {
-                let lacking = self.build.run(Lacking {
-                    queries,
-                    m: 1 << bit,
-                });
+                let lacking = self.build.run(Lacking(queries, 1 << bit));
                 #[cfg(test)]
                 SHARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let (left, right) = rayon::join(
@@ -217,22 +216,6 @@ struct CountAll<'a> {
     sieve: &'a Sieve,
     root: usize,
     queries: &'a [u64],
-}
-
-/// The queries that lack the bits `m`, in one build.
-struct Lacking<'a> {
-    queries: &'a [u64],
-    m: u64,
-}
-
-impl PerBuild for Lacking<'_> {
-    type Out = Vec<u64>;
-    #[inline(always)]
-    fn run<S: Simd>(self, simd: S) -> Vec<u64> {
-        let mut out = Vec::new();
-        simd.keep_lacking(self.queries, self.m, &mut out);
-        out
-    }
 }
 
 impl PerBuild for CountAll<'_> {
