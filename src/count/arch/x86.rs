@@ -1,6 +1,6 @@
 //! The x86-64 builds: the tokens that prove a CPU's features, the functions every generic body
-//! of theirs runs in, and their primitives (the four-pair join, the filters of queries, the
-//! table lookup by `rorx`, `pext`).
+//! of theirs runs in, and their primitives (the join, four pairs a step or eight in the
+//! AVX-512 build, the filters of queries, the table lookup by `rorx`, `pext`).
 
 use super::cpu::features;
 use super::portable::{entry_portable, join_portable, keep_lacking_portable};
