@@ -319,8 +319,8 @@ impl PerBuild for BestBit<'_> {
 /// How many of the patterns picked from `v` (evenly spaced, `FREQ_SAMPLE` to 255 of them, or
 /// all of a shorter `v`) have each bit, and how many were picked. Summed in the bytes of eight
 /// words, word `j`'s byte `i` counting bit `8 i + j`: three operations a pattern in one
-/// AVX-512 register (counting a bit position at a time cost ten times as many; a shaped N = 22
-/// shard spent 4.9% of its time there, docs/PERFORMANCE.md row 54).
+/// AVX-512 register (counted a bit position at a time, in portable code, they were 4.9% of an
+/// N = 22 shard's time, docs/PERFORMANCE.md row 54).
 #[inline(always)]
 fn bit_counts(v: &[u64]) -> ([u32; 64], u32) {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -442,6 +442,25 @@ pub fn cost(stored: usize, queries: usize) -> f64 {
 mod tests {
     use super::super::testing::Sparse;
     use super::*;
+
+    /// The bits' counts in bytes are the counts of the picked patterns' bits one at a time,
+    /// for lengths that pick every pattern, up to 255 of them, and every `len / 128`-th.
+    #[test]
+    fn bit_counts_are_the_picked_patterns_counts() {
+        let mut next = Sparse::new();
+        for len in [0usize, 1, 127, 128, 255, 256, 383, 384, 1000, 65_537] {
+            let v: Vec<u64> = (0..len).map(|_| next.bits(64) | next.bits(64)).collect();
+            let step = (len / FREQ_SAMPLE).max(1);
+            let picked: Vec<u64> = v.iter().step_by(step).copied().collect();
+            assert!(picked.len() <= 255, "len {len}");
+            let want: Vec<u32> = (0..64)
+                .map(|b| picked.iter().filter(|&&p| p >> b & 1 == 1).count() as u32)
+                .collect();
+            let (got, n) = bit_counts(&v);
+            assert_eq!(n as usize, picked.len(), "len {len}");
+            assert_eq!(got.to_vec(), want, "len {len}");
+        }
+    }
 
     /// The patterns of the largest leaf of a shaped sieve.
     fn largest_leaf(shaped: &Shaped) -> usize {
