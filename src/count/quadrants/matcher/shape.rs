@@ -260,10 +260,10 @@ impl PerBuild for Or<'_> {
 
 /// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
 /// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
-/// from `front` to `i` all have the bits. The patterns lacking the bits keep their order,
-/// and the next nodes' samples are drawn from it: a partition in place a register a step, as
-/// vectorised sorts do, which mixes the order, made the AVX2 build's N = 22 shards take
-/// twice the time, docs/PERFORMANCE.md row 54.)
+/// from `front` to `i` all have the bits. The patterns lacking the bits keep their order. A
+/// partition in place a register a step, as vectorised sorts do, made the AVX2 build's
+/// N = 22 sieves cost 2.5 times as much to walk, for a reason not found:
+/// docs/PERFORMANCE.md row 54.)
 fn partition(s: &mut [u64], m: u64) -> usize {
     let mut front = 0;
     for i in 0..s.len() {
