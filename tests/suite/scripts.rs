@@ -12,7 +12,7 @@ use std::process::Command;
 fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     let dir = common::tmpdir("scripts", "args");
     let root = env!("CARGO_MANIFEST_DIR");
-    let cases: [(&str, &[&str]); 6] = [
+    let cases: [(&str, &[&str]); 8] = [
         ("slurm-array.sh", &["17", "I[$(touch PWNED)]+5"]),
         (
             "slurm-array.sh",
@@ -22,6 +22,11 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
         ("slurm-array.sh", &["N[$(touch PWNED)]+1", "8"]),
         ("slurm-array.sh", &["17", "k8"]),
         ("parallel-shards.sh", &["N[$(touch PWNED)]+2", "4", "1"]),
+        (
+            "side-by-side.sh",
+            &["true", "true", "N[$(touch PWNED)]", "1/4"],
+        ),
+        ("side-by-side.sh", &["true", "true", "12", "1/4", "0x2"]),
     ];
     for (script, args) in cases {
         let out = Command::new("bash")
