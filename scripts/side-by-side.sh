@@ -35,8 +35,13 @@ for round in $(seq "$rounds"); do
     pa=$!
     run "$b" $((1 - swap)) b &
     pb=$!
-    wait "$pa" || { echo "side-by-side: $a failed: $(tail -1 "$dir/a.err")" >&2; exit 1; }
-    wait "$pb" || { echo "side-by-side: $b failed: $(tail -1 "$dir/b.err")" >&2; exit 1; }
+    # Both are waited for before either's failure stops the script: none is left running.
+    ra=0
+    rb=0
+    wait "$pa" || ra=$?
+    wait "$pb" || rb=$?
+    ((ra == 0)) || { echo "side-by-side: $a failed: $(tail -1 "$dir/a.err")" >&2; exit 1; }
+    ((rb == 0)) || { echo "side-by-side: $b failed: $(tail -1 "$dir/b.err")" >&2; exit 1; }
     [[ $(total a) == "$(total b)" ]] ||
       { echo "side-by-side: totals differ: $(total a) against $(total b)" >&2; exit 1; }
     ta=$(cat "$dir/a.time")
