@@ -8,7 +8,7 @@ N=${1:?usage: $0 N K}
 K=${2:?usage: $0 N K [COUNT OPTIONS]}
 shift 2
 NQUEENS=${NQUEENS:-target/release/nqueens}
-source "$(dirname "$0")/stats.sh"
+source "$(dirname "$0")/measure/stats.sh"
 printf "%-6s %-8s %s\n" shard tasks nodes
 tmp=$(mktemp)
 for ((i = 0; i < K; i++)); do

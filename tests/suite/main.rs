@@ -6,7 +6,7 @@
 //! (full-size rehearsal checks, long kills and resumes, large N: seconds to a minute each),
 //! which `.ci/run` runs too (`cargo test --profile quick -- --ignored --skip
 //! rehearsal_writes_a_made_up_n28_run`; that one writes a million files for
-//! scripts/rehearsal.sh). One module: `cargo test --profile quick --test suite trust::`.
+//! scripts/measure/rehearsal.sh). One module: `cargo test --profile quick --test suite trust::`.
 
 mod common;
 

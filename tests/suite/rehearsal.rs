@@ -1,7 +1,7 @@
 //! The rehearsal of a record run at its real size: a TEST-ONLY generator of made-up shard
 //! results of the N = 28 plan (never reachable from the command line), so that merge, status
 //! and audit are measured on a run of a million files before a core-year is spent on one.
-//! `scripts/rehearsal.sh` runs it and times the readers; docs/PERFORMANCE.md has the figures.
+//! `scripts/measure/rehearsal.sh` runs it and times the readers; docs/PERFORMANCE.md has the figures.
 //!
 //! The counts are made up (each task with an even id "found" 8 × (id mod 1000 + 1)
 //! solutions in classes of 8, the others nothing): the files are sealed and pass every check
@@ -123,10 +123,10 @@ fn the_rehearsal_generator_writes_files_every_reader_accepts() {
 
 /// The whole rehearsal: `NQUEENS_REHEARSAL_DIR=DIR NQUEENS_REHEARSAL_K=K cargo test --release
 /// --test suite -- --ignored --exact rehearsal::rehearsal_writes_a_made_up_n28_run` (what
-/// scripts/rehearsal.sh and scripts/bookkeeping.sh do); `NQUEENS_REHEARSAL_N=25` writes a run
+/// scripts/measure/rehearsal.sh and scripts/measure/bookkeeping.sh do); `NQUEENS_REHEARSAL_N=25` writes a run
 /// of that board's plan instead of N = 28's.
 #[test]
-#[ignore = "writes a million files: scripts/rehearsal.sh runs it"]
+#[ignore = "writes a million files: scripts/measure/rehearsal.sh runs it"]
 fn rehearsal_writes_a_made_up_n28_run() {
     let dir = std::env::var("NQUEENS_REHEARSAL_DIR").expect("NQUEENS_REHEARSAL_DIR");
     let k: u32 = std::env::var("NQUEENS_REHEARSAL_K")

@@ -23,10 +23,10 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
         ("slurm-array.sh", &["17", "k8"]),
         ("parallel-shards.sh", &["N[$(touch PWNED)]+2", "4", "1"]),
         (
-            "side-by-side.sh",
+            "measure/side-by-side.sh",
             &["true", "true", "N[$(touch PWNED)]", "1/4"],
         ),
-        ("side-by-side.sh", &["true", "true", "12", "1/4", "0x2"]),
+        ("measure/side-by-side.sh", &["true", "true", "12", "1/4", "0x2"]),
     ];
     for (script, args) in cases {
         let out = Command::new("bash")
@@ -85,7 +85,7 @@ fn run_small(name: &str, envs: &[(&str, &str)]) -> (std::path::PathBuf, String) 
     let dir = common::tmpdir("scripts", name);
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("bash")
-        .arg(format!("{root}/scripts/{name}.sh"))
+        .arg(format!("{root}/scripts/measure/{name}.sh"))
         .arg(&dir)
         .env("SMALL", "1")
         .envs(envs.iter().copied())
@@ -97,7 +97,7 @@ fn run_small(name: &str, envs: &[(&str, &str)]) -> (std::path::PathBuf, String) 
     (dir, log)
 }
 
-/// `scripts/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
+/// `scripts/measure/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
 /// small N (`SMALL=1`) and writes a line for each count with its solutions.
 #[test]
 fn the_many_core_script_writes_every_step() {
@@ -116,7 +116,7 @@ fn the_many_core_script_writes_every_step() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/many-cores-why.sh` (PERFORMANCE.md row 37) runs its steps at small N (`SMALL=1`):
+/// `scripts/measure/many-cores-why.sh` (PERFORMANCE.md row 37) runs its steps at small N (`SMALL=1`):
 /// the P shards run at once add up to a(14), for both builds, and every kind of line is there.
 #[test]
 fn the_many_core_why_script_writes_every_step() {
@@ -144,7 +144,7 @@ fn the_many_core_why_script_writes_every_step() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/many-cores-same-work.sh` (PERFORMANCE.md row 42) counts each shard at P threads
+/// `scripts/measure/many-cores-same-work.sh` (PERFORMANCE.md row 42) counts each shard at P threads
 /// and at 1 thread (`SMALL=1`: N = 14 and 13): every count of a shard finds the same
 /// solutions, and each pair and build gets its summary.
 #[test]
@@ -177,7 +177,7 @@ fn the_many_core_same_work_script_counts_each_shard_both_ways() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/one-task-threads.sh` (PERFORMANCE.md row 46) counts one drawn task at each thread
+/// `scripts/measure/one-task-threads.sh` (PERFORMANCE.md row 46) counts one drawn task at each thread
 /// count in turn (`SMALL=1`: N = 16): every count is the same task with the same solutions,
 /// each round begins at the first thread count, and the arguments are plain numbers.
 #[test]
@@ -187,7 +187,7 @@ fn the_one_task_script_counts_the_same_task_at_each_thread_count() {
     let log = dir.join("log.txt");
     let run = |args: &[&str]| {
         Command::new("bash")
-            .arg(format!("{root}/scripts/one-task-threads.sh"))
+            .arg(format!("{root}/scripts/measure/one-task-threads.sh"))
             .args(args)
             .env("SMALL", "1")
             .env("ROUNDS", "2")

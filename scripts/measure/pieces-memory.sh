@@ -6,17 +6,17 @@
 # its peak RSS, and whether the peak stayed within the limit. A peak past its limit is a
 # broken promise: the script says so and exits 1.
 #
-#   scripts/pieces-memory.sh N SEED M [M ...]          e.g. scripts/pieces-memory.sh 28 6 1G 2G
-#   BASELINE_BIN=/path/to/nqueens scripts/pieces-memory.sh 28 6 1G
+#   scripts/measure/pieces-memory.sh N SEED M [M ...]          e.g. scripts/measure/pieces-memory.sh 28 6 1G 2G
+#   BASELINE_BIN=/path/to/nqueens scripts/measure/pieces-memory.sh 28 6 1G
 #     (the same task with that build too, run after the current build's for each limit)
 #
 # One N = 28 task is about 1 to 4 minutes of CPU on one thread; the tasks past N = 23 are what
 # pieces are for (below it a worker's half-boards fit in one piece at any limit that is met).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
-usage="usage: scripts/pieces-memory.sh N SEED M [M ...]"
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
+usage="usage: scripts/measure/pieces-memory.sh N SEED M [M ...]"
 n=${1:?$usage}
 seed=${2:?$usage}
 shift 2

@@ -4,7 +4,7 @@
 # `time` (no /usr/bin/time needed on a bare machine): wall, user and system seconds, and the
 # CPU a solution (user + system seconds over the run's own solutions, in core-ns).
 #
-#   scripts/many-cores.sh [OUTDIR]        (uses target/release/nqueens; BIN=path overrides)
+#   scripts/measure/many-cores.sh [OUTDIR]        (uses target/release/nqueens; BIN=path overrides)
 #
 # Steps (each line is written to OUTDIR/many-cores.txt as soon as it is measured, so a run cut
 # short keeps what it had):
@@ -12,13 +12,13 @@
 #   2. N = 21, 16 threads (whole), and 1 thread on shard 0/16 (striped: a sample of every part)
 #   3. N = 20 shard 0/4 on 1 thread, default build and NQUEENS_QUADRANT_BUILD=avx2, twice,
 #      interleaved
-#   4. where KLUEV holds Kluev's binaries (nq-19, built by ../shared/anchors/kluev.sh), N = 19
+#   4. where KLUEV holds Kluev's binaries (nq-19: docs/guide/bench.md#the-peers), N = 19
 #      at the largest thread count, ours and Kluev's, 3 runs interleaved
 # SMALL=1 runs the same steps at N = 12, 13 and 11 (a check of the script, not a measure).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores.txt

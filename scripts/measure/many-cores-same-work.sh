@@ -4,7 +4,7 @@
 # thread, then at P threads REPS times again, so that the machine's drift hits both alike; the
 # AVX2 build against the default the same way. For a many-core machine, in one run.
 #
-#   scripts/many-cores-same-work.sh [OUTDIR]     (uses target/release/nqueens; BIN=path overrides)
+#   scripts/measure/many-cores-same-work.sh [OUTDIR]     (uses target/release/nqueens; BIN=path overrides)
 #
 # WORK lists "N SHARD" pairs, comma-separated (default "21 0/16, 21 8/16, 20 1/4": a sixteenth
 # of N = 21 takes about 80 s at 1 thread on the 16-core device machine); AVX2 (default "20 1/4")
@@ -15,9 +15,9 @@
 # then a summary line per pair and build: the 1-thread figure, the median of the P-thread
 # ones, and their ratio. SMALL=1 counts N = 14 and 13 (a check of the script, not a measure).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores-same-work.txt

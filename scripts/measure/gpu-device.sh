@@ -3,9 +3,9 @@
 # an NVIDIA GPU: builds with --features gpu, checks exactness, then times. Prints a log (keep it
 # in docs/runs/, its figures in docs/PERFORMANCE.md).
 #
-#   scripts/gpu-device.sh                  (the checks and N = 18..21 timed)
-#   YGCH=../shared/anchors/gpu/ygch/run.sh scripts/gpu-device.sh   (ygch's counter beside it)
-#   NS="18 19" LIMIT=120 scripts/gpu-device.sh                     (which N to time, seconds each)
+#   scripts/measure/gpu-device.sh                  (the checks and N = 18..21 timed)
+#   YGCH=/path/to/n_queens scripts/measure/gpu-device.sh   (ygch's counter beside it: docs/guide/gpu.md#the-peer)
+#   NS="18 19" LIMIT=120 scripts/measure/gpu-device.sh                     (which N to time, seconds each)
 #
 # 1. exactness: count N --gpu for N = 4..16, each against A000170 (count checks it: exit 3 if
 #    not) and its records against the CPU's (a shard of every task: same total, same digest);
@@ -20,7 +20,7 @@
 #    N = 24 task 1000 and N = 26 task 20000: larger row sets) matched on the GPU, exact
 #    against the CPU's sieve (exit 3 if not), pattern tests a second beside one core's.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 NS=${NS:-18 19 20 21}
 LIMIT=${LIMIT:-150}
@@ -58,13 +58,15 @@ done
 echo "== 3. speed (wall seconds; limit ${LIMIT} s each)"
 timed() { local what=$1; shift; local t0 t1; t0=$(date +%s.%N)
   if timeout "$LIMIT" "$@" >"$W/out" 2>&1; then t1=$(date +%s.%N)
-    echo "$what: $(echo "$t1 - $t0" | bc) s  $(grep -o '"total":[0-9]*' "$W/out" | head -1)"
+    echo "$what: $(echo "$t1 - $t0" | bc) s  $(grep -o '"total":[0-9]*\|queens result [0-9]*' "$W/out" | head -1)"
   else echo "$what: stopped or failed (limit ${LIMIT} s): $(tail -1 "$W/out")"; fi; }
 for n in $NS; do
   timed "N=$n gpu" "$NQ" count "$n" --gpu --json
   timed "N=$n cpu symmetric, $(nproc) threads" "$NQ" count "$n" -a symmetric --json
   timed "N=$n cpu default method, $(nproc) threads" "$NQ" count "$n" --json
-  if [[ -n ${YGCH:-} ]]; then timed "N=$n ygch" "$YGCH" "$n"; fi
+  # ygch's program takes N and the rows it places on the host (5, as its README says for one GPU
+  # and N <= 22) and prints "parallel N queens result TOTAL".
+  if [[ -n ${YGCH:-} ]]; then timed "N=$n ygch" "$YGCH" "$n" "${YGCH_ROWS:-5}"; fi
 done
 
 echo "== 4. bench --gpu"

@@ -4,11 +4,11 @@
 # and prints each projection (tasks + set-up) against the measured time, and whether the
 # projected solutions' interval holds A000170(N).
 #
-#   scripts/estimate-check.sh N [SHARE] [SEEDS]     (defaults: 0.1, "1 2 3")
+#   scripts/measure/estimate-check.sh N [SHARE] [SEEDS]     (defaults: 0.1, "1 2 3")
 #
 # Uses the binary in $NQUEENS if set (else builds target/release/nqueens).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:?usage: $0 N [SHARE] [SEEDS]}
 share=${2:-0.1}
 seeds=${3:-1 2 3}

@@ -5,10 +5,10 @@
 # one-thread counts run with every build, interleaved, RUNS times, and each build's median
 # user CPU is given against the first variant's.
 #
-#   scripts/build-profiles.sh                  (variants: fat LTO 1 unit, thin 16, none 16)
-#   VARIANTS="fat:true:1 thin:thin:16" RUNS=5 scripts/build-profiles.sh
-#   REUSE=1 scripts/build-profiles.sh          (keep builds already in target/profiles)
-#   COUNTS="count 18 -t 1|count 22 --shard 5/128 -t 1" scripts/build-profiles.sh
+#   scripts/measure/build-profiles.sh                  (variants: fat LTO 1 unit, thin 16, none 16)
+#   VARIANTS="fat:true:1 thin:thin:16" RUNS=5 scripts/measure/build-profiles.sh
+#   REUSE=1 scripts/measure/build-profiles.sh          (keep builds already in target/profiles)
+#   COUNTS="count 18 -t 1|count 22 --shard 5/128 -t 1" scripts/measure/build-profiles.sh
 #
 # A variant is NAME:LTO:CODEGEN_UNITS[:OPT_LEVEL] (Cargo's CARGO_PROFILE_RELEASE_LTO,
 # _CODEGEN_UNITS and _OPT_LEVEL; the opt-level is release's 3 unless given).
@@ -16,9 +16,9 @@
 # shard each, to keep the run to minutes); every count is checked against A000170 by the
 # program itself (its exit status).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 read -r -a variants <<<"${VARIANTS:-fat:true:1 thin:thin:16 none:false:16}"
 runs=${RUNS:-3}
 IFS='|' read -r -a counts <<<"${COUNTS:-count 18 -t 1|count 19 -t 1|count 20 -t 1|count 21 --shard 3/8 -t 1|count 22 --shard 5/128 -t 1}"

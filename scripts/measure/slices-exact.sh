@@ -5,12 +5,12 @@
 # difference). Prints one line per N with the time it took. With PARTS=P, the striped plan
 # of N = 26 to 28 instead, each combination a task in P parts (NQUEENS_QUARTER_PARTS).
 #
-#   scripts/slices-exact.sh [MAX] [THREADS]      (defaults: 21, 2)
-#   PARTS=5 scripts/slices-exact.sh 18 1
+#   scripts/measure/slices-exact.sh [MAX] [THREADS]      (defaults: 21, 2)
+#   PARTS=5 scripts/measure/slices-exact.sh 18 1
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 max=${1:-21}
 threads=${2:-2}
 cargo build --release --quiet

@@ -3,18 +3,18 @@
 # interleaved, at one thread count; prints median times, nodes, and each median's ratio to the
 # yardstick (the first combination: the plain recursive mirror-halved counter).
 #
-#   scripts/compare.sh N [RUNS] [THREADS]          (defaults: RUNS=3, THREADS=1)
-#   COMBOS="mirror:simple symmetric:fast" scripts/compare.sh 16
-#   COMBOS="mirror:simple symmetric:wide symmetric:wide@2" scripts/compare.sh 17
+#   scripts/measure/compare.sh N [RUNS] [THREADS]          (defaults: RUNS=3, THREADS=1)
+#   COMBOS="mirror:simple symmetric:fast" scripts/measure/compare.sh 16
+#   COMBOS="mirror:simple symmetric:wide symmetric:wide@2" scripts/measure/compare.sh 17
 #     (ALGORITHM:KERNEL@T runs that combination on T threads instead of THREADS)
-#   BASELINE_REV=10a79ef COMBOS="symmetric:wide" scripts/compare.sh 17 5
+#   BASELINE_REV=10a79ef COMBOS="symmetric:wide" scripts/measure/compare.sh 17 5
 #     (also builds that git revision in target/baseline and runs every combination with it
 #     too, labelled base/..., interleaved with the current build's runs)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
-n=${1:?usage: scripts/compare.sh N [RUNS] [THREADS]}
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
+n=${1:?usage: scripts/measure/compare.sh N [RUNS] [THREADS]}
 runs=${2:-3}
 threads=${3:-1}
 read -r -a combos <<<"${COMBOS:-mirror:simple mirror:fast mirror:lanes mirror:wide symmetric:simple symmetric:fast symmetric:lanes symmetric:wide}"

@@ -5,23 +5,23 @@
 #   core-ns per solution = mean user s of the shards x K / A000170(N) x 1e9
 # (the issue's measure), and, beside it, the shards' own user s / their solutions.
 #
-#   scripts/cost-per-solution.sh N K I [I ...]          (RUNS=1 by default)
-#   BASELINE_REV=a6d98da scripts/cost-per-solution.sh 22 512 5 77 300
+#   scripts/measure/cost-per-solution.sh N K I [I ...]          (RUNS=1 by default)
+#   BASELINE_REV=a6d98da scripts/measure/cost-per-solution.sh 22 512 5 77 300
 #     (also builds that revision in target/baseline and runs the same shards with it,
 #     interleaved with the current build's, and prints the ratio of the two costs)
-#   BASELINE_BIN=/path/to/nqueens scripts/cost-per-solution.sh 20 8 3 5
+#   BASELINE_BIN=/path/to/nqueens scripts/measure/cost-per-solution.sh 20 8 3 5
 #
 # The two builds' plans may differ (a shard I/K is not the same tasks in both): the measure
 # is per solution, so each build's shards are compared through A000170(N). Every shard's
 # total is kept; a shard that fails stops the script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
-n=${1:?usage: scripts/cost-per-solution.sh N K I [I ...]}
-k=${2:?usage: scripts/cost-per-solution.sh N K I [I ...]}
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
+n=${1:?usage: scripts/measure/cost-per-solution.sh N K I [I ...]}
+k=${2:?usage: scripts/measure/cost-per-solution.sh N K I [I ...]}
 shift 2
-(($# > 0)) || { echo "usage: scripts/cost-per-solution.sh N K I [I ...]" >&2; exit 2; }
+(($# > 0)) || { echo "usage: scripts/measure/cost-per-solution.sh N K I [I ...]" >&2; exit 2; }
 shards=("$@")
 runs=${RUNS:-1}
 known=$(awk -v n="$n" '$1 == n { print $2 }' data/oeis/b000170.txt)

@@ -3,17 +3,17 @@
 # seconds in both places, and their sum's ratio. On a shared, noisy machine the two runs of a
 # round see the same noise, and swapping evens out the two vCPUs.
 #
-#   scripts/side-by-side.sh A B N I/K [ROUNDS]
-#   scripts/side-by-side.sh target/baseline/release/nqueens target/release/nqueens 22 77/128 2
+#   scripts/measure/side-by-side.sh A B N I/K [ROUNDS]
+#   scripts/measure/side-by-side.sh target/baseline/release/nqueens target/release/nqueens 22 77/128 2
 #
 # A and B are programs run as `A count N -a quadrants --shard I/K -t 1` (a wrapper script that
 # sets variables and `exec`s a binary will do). The shard's total must be the same in both
 # runs of a round: a difference stops the script.
 set -euo pipefail
-a=${1:?usage: scripts/side-by-side.sh A B N I/K [ROUNDS]}
-b=${2:?usage: scripts/side-by-side.sh A B N I/K [ROUNDS]}
-n=${3:?usage: scripts/side-by-side.sh A B N I/K [ROUNDS]}
-shard=${4:?usage: scripts/side-by-side.sh A B N I/K [ROUNDS]}
+a=${1:?usage: scripts/measure/side-by-side.sh A B N I/K [ROUNDS]}
+b=${2:?usage: scripts/measure/side-by-side.sh A B N I/K [ROUNDS]}
+n=${3:?usage: scripts/measure/side-by-side.sh A B N I/K [ROUNDS]}
+shard=${4:?usage: scripts/measure/side-by-side.sh A B N I/K [ROUNDS]}
 rounds=${5:-1}
 # Plain numbers only: nothing here is evaluated as bash arithmetic.
 [[ $n =~ ^[0-9]+$ && $rounds =~ ^[1-9][0-9]*$ && $shard =~ ^[0-9]+/[1-9][0-9]*$ ]] ||

@@ -4,12 +4,12 @@
 # N`): how long each way takes, and whether they agree. Prints one Markdown row per N, as
 # docs/PERFORMANCE.md keeps them; a slice whose two counts differ stops the script (exit 3).
 #
-#   scripts/slices-recount.sh [N ...]        (default: 20 24 28)
-#   TASKS=2 SLICES=3 SEED=1 THREADS=2 scripts/slices-recount.sh 28
+#   scripts/measure/slices-recount.sh [N ...]        (default: 20 24 28)
+#   TASKS=2 SLICES=3 SEED=1 THREADS=2 scripts/measure/slices-recount.sh 28
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 number() {
   [[ $2 =~ ^[0-9]+$ ]] || { echo "slices-recount.sh: $1 must be a number, not '$2'" >&2; exit 2; }
 }

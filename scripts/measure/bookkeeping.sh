@@ -7,10 +7,10 @@
 # --shard 0/3` writes it), read a record at a time.
 # Each line: what, wall seconds, user seconds, peak resident memory.
 #
-#   scripts/bookkeeping.sh [DIR]        (DIR default /tmp/nqueens-bookkeeping)
-#   NQUEENS=BINARY scripts/bookkeeping.sh    (another build's binary on the same files)
+#   scripts/measure/bookkeeping.sh [DIR]        (DIR default /tmp/nqueens-bookkeeping)
+#   NQUEENS=BINARY scripts/measure/bookkeeping.sh    (another build's binary on the same files)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-/tmp/nqueens-bookkeeping}
 NQ=${NQUEENS:-$ROOT/target/release/nqueens}
 (cd "$ROOT" && cargo build --release --quiet)

@@ -4,15 +4,15 @@
 # reachable from the command line), then times merge and status of the whole run: seconds, peak
 # memory, disk. The figures go in docs/PERFORMANCE.md.
 #
-#   scripts/rehearsal.sh [DIR] [K] [N]    (DIR default /tmp/nqueens-rehearsal; needs ~5 GB free)
-#   NQUEENS=/path/to/other/nqueens scripts/rehearsal.sh DIR K N   (time another build's readers)
+#   scripts/measure/rehearsal.sh [DIR] [K] [N]    (DIR default /tmp/nqueens-rehearsal; needs ~5 GB free)
+#   NQUEENS=/path/to/other/nqueens scripts/measure/rehearsal.sh DIR K N   (time another build's readers)
 #
 # N (default 28) is the board whose plan the files are of: 25 or below, a plan assigned to the
 # shards by expected work (every file checked against one assignment), not striped.
 # The files' total means nothing (the counts are made up): merge says so by finding no known
 # value of A000170(28) to compare with, or, at a known N, by exit 3 (the total differs).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-/tmp/nqueens-rehearsal}
 K=${2:-1000000}
 N=${3:-28}

@@ -5,18 +5,18 @@
 # wall over CPU (1.00: one thread busy; 0.50: two threads all the way), the CPU a solution
 # against the first thread count's in its round, and the peak memory.
 #
-#   scripts/one-task-threads.sh N SEED [THREADS...]   (default threads: 1 and every CPU)
+#   scripts/measure/one-task-threads.sh N SEED [THREADS...]   (default threads: 1 and every CPU)
 #
 # BIN overrides target/release/nqueens; ROUNDS (default 1) repeats the thread counts;
 # OUT names the log (default one-task-threads.txt, appended). Settings of the plan
 # (NQUEENS_QUARTER_PARTS, NQUEENS_QUADRANT_BUILD) are passed through. SMALL=1 counts a task of
 # N = 16 (a check of the script, not a measure).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-}
 seed=${2:-}
 if [[ ! $n =~ ^[0-9]+$ || ! $seed =~ ^[0-9]+$ ]]; then
-  echo "usage: scripts/one-task-threads.sh N SEED [THREADS...] (N and SEED plain numbers)" >&2
+  echo "usage: scripts/measure/one-task-threads.sh N SEED [THREADS...] (N and SEED plain numbers)" >&2
   exit 2
 fi
 shift 2
@@ -30,8 +30,8 @@ bin=${BIN:-target/release/nqueens}
 rounds=${ROUNDS:-1}
 log=${OUT:-one-task-threads.txt}
 say() { echo "$*" | tee -a "$log"; }
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 
 say "# $(date -u +%FT%TZ) nqueens $("$bin" --version) on $(nproc) CPUs; N = $n, seed $seed"
 say "# CPU: $(cpu_line)"

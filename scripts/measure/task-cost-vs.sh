@@ -6,17 +6,17 @@
 # tasks), the same task ids drawn at random are the fair sample: the ratio of the sums is the
 # ratio of the plans' costs, whatever each task's own solutions.
 #
-#   BASELINE_TASK_COST=/path/to/other/task_cost scripts/task-cost-vs.sh N PARTS ID...
+#   BASELINE_TASK_COST=/path/to/other/task_cost scripts/measure/task-cost-vs.sh N PARTS ID...
 #   (PARTS as for task_cost: 0 the board's plan, 1 one combination a task at N = 28)
-#   DRAW=6 SEED=46 ... scripts/task-cost-vs.sh N PARTS   (ids drawn: DRAW of the plan's
+#   DRAW=6 SEED=46 ... scripts/measure/task-cost-vs.sh N PARTS   (ids drawn: DRAW of the plan's
 #   first MAX ids, MAX=1155624 by default, N = 26's task count)
 #
 # Names the CPU; runs the two builds on vCPUs 0 and 1.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-n=${1:?usage: scripts/task-cost-vs.sh N PARTS [ID...]}
-parts=${2:?usage: scripts/task-cost-vs.sh N PARTS [ID...]}
+n=${1:?usage: scripts/measure/task-cost-vs.sh N PARTS [ID...]}
+parts=${2:?usage: scripts/measure/task-cost-vs.sh N PARTS [ID...]}
 shift 2
 other=${BASELINE_TASK_COST:?set BASELINE_TASK_COST to the other build of examples/task_cost}
 ids=("$@")

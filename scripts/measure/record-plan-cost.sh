@@ -3,12 +3,12 @@
 # (the N = 28 plan before it), and the cost a solution at N = 26 beside them: user CPU
 # seconds of one thread over the solutions (core-ns a solution), in one run, on this machine.
 #
-#   scripts/record-plan-cost.sh [COMBINATIONS...]    (default: 3 combinations of N = 28 with
+#   scripts/measure/record-plan-cost.sh [COMBINATIONS...]    (default: 3 combinations of N = 28 with
 #                                                     solutions, and 4 tasks of N = 26)
 #
 # Names the CPU and the build (NQUEENS_QUADRANT_BUILD caps it, as for count).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 cargo build --release --quiet --example task_cost
 COST=$ROOT/target/release/examples/task_cost

@@ -3,15 +3,15 @@
 # (1, 2, 1, 2, ...) so that machine noise hits all of them alike, and prints the median,
 # min and max wall time, and the speedup of the medians against the first thread count.
 #
-#   scripts/scaling.sh N [RUNS] [THREADS...]      (defaults: RUNS=5, THREADS="1 2")
+#   scripts/measure/scaling.sh N [RUNS] [THREADS...]      (defaults: RUNS=5, THREADS="1 2")
 #
 # Extra options for count (algorithm, kernel) go in NQUEENS_ARGS, e.g.
-#   NQUEENS_ARGS="--algorithm mirror --kernel simple" scripts/scaling.sh 17 3 1 2
+#   NQUEENS_ARGS="--algorithm mirror --kernel simple" scripts/measure/scaling.sh 17 3 1 2
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
-n=${1:?usage: scripts/scaling.sh N [RUNS] [THREADS...]}
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
+n=${1:?usage: scripts/measure/scaling.sh N [RUNS] [THREADS...]}
 runs=${2:-5}
 shift $(( $# >= 2 ? 2 : 1 ))
 threads=("$@")

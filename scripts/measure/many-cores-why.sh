@@ -3,7 +3,7 @@
 # at N = 20 on the 16-core device machine): the same work alone and with every core busy, for
 # three kinds of work, in one run on a many-core machine.
 #
-#   scripts/many-cores-why.sh [OUTDIR]    (uses target/release/nqueens; BIN=path overrides)
+#   scripts/measure/many-cores-why.sh [OUTDIR]    (uses target/release/nqueens; BIN=path overrides)
 #
 # Steps (each line is written to OUTDIR/many-cores-why.txt as soon as it is measured):
 #   1. no tables, AVX-512: `count 18 -a symmetric -k wide -t 1`, alone, then P copies at once
@@ -20,9 +20,9 @@
 # the cores waited). The CPUs' MHz is read from /proc/cpuinfo in the middle of each run at once.
 # SMALL=1 runs the steps at N = 12, 11 and 14 (a check of the script, not a measure).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
 out=${1:-.}
 mkdir -p "$out"
 log=$out/many-cores-why.txt

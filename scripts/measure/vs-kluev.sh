@@ -1,31 +1,29 @@
 #!/usr/bin/env bash
-# Our counter against Evgeny Kluev's quadrant counter (../shared/anchors/kluev.sh), side by
-# side on this machine: RUNS runs of each, interleaved, each timed by the same wall clock
+# Our counter against Evgeny Kluev's quadrant counter, side by side on this machine: RUNS runs of each, interleaved, each timed by the same wall clock
 # around the whole process (start-up and table building included); prints the medians, the
 # ratio Kluev / ours, and our peak memory. A count that differs from A000170 stops the script.
-# This is a benchmark, not a build or a test: it may use ../shared.
 #
-#   scripts/vs-kluev.sh N [RUNS] [THREADS] [ALGORITHM]   (defaults: 3 runs, 2 threads, auto)
-#   BASELINE_REV=4fd7e95 scripts/vs-kluev.sh 18 5
+#   KLUEV=DIR scripts/measure/vs-kluev.sh N [RUNS] [THREADS] [ALGORITHM]   (defaults: 3 runs, 2 threads, auto)
+#   BASELINE_REV=4fd7e95 scripts/measure/vs-kluev.sh 18 5
 #     (also builds that revision in target/baseline and times it in the same rounds, so a
 #     change is compared with what it changed, and both with Kluev's, in one run;
 #     BASELINE_BIN=/path/to/nqueens takes a built binary instead)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/stats.sh
-source scripts/stats.sh
-n=${1:?usage: scripts/vs-kluev.sh N [RUNS] [THREADS] [ALGORITHM]}
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/measure/stats.sh
+source scripts/measure/stats.sh
+n=${1:?usage: scripts/measure/vs-kluev.sh N [RUNS] [THREADS] [ALGORITHM]}
 runs=${2:-3}
 threads=${3:-2}
 alg=${4:-auto}
-kluev=../shared/anchors/kluev.sh
-[ -x "$kluev" ] || { echo "vs-kluev.sh: $kluev not found (it lives in the shared folder)" >&2; exit 2; }
+# KLUEV is a folder of Kluev's binaries, one per board size, named nq-N (his program fixes N
+# when it is compiled): docs/guide/bench.md#the-peers says where to get it and how to build it.
+kluev=${KLUEV:-}/nq-$n
+[ -x "$kluev" ] || { echo "vs-kluev.sh: no $kluev: set KLUEV to a folder of Kluev's binaries nq-N (docs/guide/bench.md#the-peers)" >&2; exit 2; }
 prepare
 base_bin=${BASELINE_BIN:-}
 [[ -z ${BASELINE_REV:-} ]] || build_revision "$BASELINE_REV"
 known=$(awk -v n="$n" '$1==n {print $2}' data/oeis/b000170.txt)
-# kluev.sh builds its binary for N on first use (and then counts once): outside the timing.
-[ -x "/tmp/anchors-kluev/nq-$n" ] || "$kluev" "$n" "$threads" >/dev/null
 now() { date +%s.%N; }
 for ((r = 1; r <= runs; r++)); do
   t0=$(now)
@@ -39,8 +37,10 @@ for ((r = 1; r <= runs; r++)); do
     t1=$(now)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >> "$tmp/base"
   fi
-  out=$("$kluev" "$n" "$threads")
-  read -r _ total secs <<<"$out"
+  t0=$(now)
+  total=$("$kluev" "$threads" 2>&1 | tr '\r' '\n' | awk '$1 == "Result:" { print $2 }' | tail -n 1)
+  t1=$(now)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }')
   if [[ -n $known && $total != "$known" ]]; then
     echo "kluev counted $total, A000170($n) = $known" >&2
     exit 3
