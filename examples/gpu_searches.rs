@@ -8,14 +8,14 @@
 //!
 //! Prints `N search host_rows seconds total`.
 
-use nqueens::internals::gpu::device::{Gpu, Search};
+use nqueens::internals::gpu::{self, Search};
 use nqueens::internals::{rotational, Plan, TaskKind};
 use nqueens::oeis::Sequence;
 use nqueens::Algorithm;
 use std::time::Instant;
 
 fn main() {
-    let gpu = Gpu::open().unwrap_or_else(|e| {
+    let name = gpu::available().unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
@@ -27,7 +27,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(nqueens::internals::gpu::HOST_ROWS);
-    println!("# {}; {runs} run(s) each, in turn", gpu.name);
+    println!("# {name}; {runs} run(s) each, in turn");
     for n in std::env::args()
         .skip(1)
         .map(|a| a.parse::<u32>().expect("board sizes"))
@@ -47,12 +47,10 @@ fn main() {
         for _ in 0..runs {
             for search in [Search::Local, Search::Shared] {
                 let start = Instant::now();
-                let found = gpu
-                    .count_with(&specs, host_rows, search)
-                    .unwrap_or_else(|e| {
-                        eprintln!("error: {e}");
-                        std::process::exit(1)
-                    });
+                let found = gpu::count_with(&specs, host_rows, search).unwrap_or_else(|e| {
+                    eprintln!("error: {e}");
+                    std::process::exit(1)
+                });
                 let seconds = start.elapsed().as_secs_f64();
                 let weighed = kernel_tasks
                     .iter()

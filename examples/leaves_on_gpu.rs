@@ -1,18 +1,23 @@
-//! The quadrant method's leaves matched on a GPU (issue 59's prototype, docs/guide/gpu.md):
-//! one task of N's plan counted on one thread with the tap on, the largest sieve it met (a
+//! The quadrant method's leaves matched by the GPU room's leaves kernel (docs/guide/gpu.md):
+//! one task of N's plan counted on one thread with the probe on, the largest sieve it met (a
 //! real row set's east half-boards and the west ones matched against them) laid out as the
-//! GPU would take it, and matched there; or, without the `gpu` feature, by the leaves kernel
-//! compiled for this CPU (slow: for checking at small N).
+//! GPU would take it, and matched there; or, where no GPU can count (a build without the `gpu`
+//! feature, or no GPU), by the leaves kernel compiled for this CPU (slow: for checks at small
+//! N). It also prints the pattern tests per solution and the leaves per query of the whole
+//! task: what the performance log's counts of the join come from.
 //!
-//!   cargo run --release --example leaves_on_gpu -- N TASK
-//!   cargo run --release --features gpu --example leaves_on_gpu -- 22 100
+//!   cargo run --release --features probe --example leaves_on_gpu -- N TASK
+//!   cargo run --release --features probe,gpu --example leaves_on_gpu -- 22 100
 //!
 //! Prints the sieve's sizes, the bytes that would cross PCIe, the CPU's sieve count and its
 //! seconds on this core, and the kernel's count (which must be the CPU's: exit 3 if not) and
-//! its seconds, each as pattern tests a second.
+//! its seconds, each as pattern tests per second.
 
-use nqueens::internals::quadrants::{leaves, Settings};
-use nqueens::internals::{engine, Counter, Quadrants};
+use nqueens::internals::gpu;
+use nqueens::internals::quadrants::leaves::LeafWork;
+use nqueens::internals::quadrants::probe::{self, ProbeTotals, Probed};
+use nqueens::internals::quadrants::Settings;
+use nqueens::internals::{engine, Counter, Quadrants, Tally};
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -32,47 +37,71 @@ fn main() {
         );
         std::process::exit(2);
     }
-    // On a pool of one thread, so that every sieve of the task is counted on this one.
+    let (tally, seconds, (largest, all)) = probed_count(&q, task as u32);
+    report_task(n, task, &tally, seconds, &all);
+    let Some(t) = largest else {
+        println!("no sieve of an even board's east half-boards in this task");
+        return;
+    };
+    report_sieve(&t);
+    let (found, what) = on_device(&t.work);
+    if found != t.found {
+        eprintln!(
+            "the leaves kernel ({what}) found {found} pairs, the CPU {}",
+            t.found
+        );
+        std::process::exit(3);
+    }
+    println!("{what}: {found} pairs, the same as the CPU's");
+}
+
+/// Task `task` counted once as a count counts it (its time: the task's), then again with the
+/// probe on, on a pool of one thread so that every sieve of the task is counted on this one.
+fn probed_count(q: &Quadrants, task: u32) -> (Tally, f64, (Option<Probed>, ProbeTotals)) {
     let pool = engine::pool(1).expect("a pool");
-    let (tally, seconds, tapped) = pool.install(|| {
-        // Counted once as a count counts it (its time: the task's), then with the tap on.
+    pool.install(|| {
         let start = std::time::Instant::now();
-        q.count(&[task as u32]).expect("a count on the CPU");
+        q.count(&[task]).expect("a count on the CPU");
         let seconds = start.elapsed().as_secs_f64();
-        leaves::tap(true);
-        let tally = q.count(&[task as u32]).expect("a count on the CPU")[0];
-        let tapped = leaves::tapped().expect("the tap is on");
-        leaves::tap(false);
-        (tally, seconds, tapped)
-    });
-    let (largest, all) = tapped;
+        probe::probe(true);
+        let tally = q.count(&[task]).expect("a count on the CPU")[0];
+        let probed = probe::probed().expect("the probe is on");
+        probe::probe(false);
+        (tally, seconds, probed)
+    })
+}
+
+/// The whole task's sieves: their pattern tests, time and bytes, per solution and per query.
+fn report_task(n: u64, task: u64, tally: &Tally, seconds: f64, all: &ProbeTotals) {
+    let mib = |bytes: u128| bytes as f64 / (1 << 20) as f64;
     println!(
         "N = {n}, task {task}: {} solutions in {seconds:.3} s; {} sieves of east half-boards: \
-         {:.3e} pattern tests, {:.3} s of their counts ({:.0}% of the task), {:.1} MiB of leaf work \
-         ({:.1} MiB as their patterns and queries, once each)",
+         {:.3e} pattern tests, {:.3} s of their counts ({:.0}% of the task), {:.1} MiB of leaf \
+         work ({:.1} MiB as their patterns and queries, once each)",
         tally.total,
         all.sieves,
         all.pattern_tests as f64,
         all.cpu_seconds,
         100.0 * all.cpu_seconds / seconds,
-        all.bytes as f64 / (1 << 20) as f64,
-        (8 * all.stored_and_queries) as f64 / (1 << 20) as f64
+        mib(all.bytes),
+        mib(8 * all.stored_and_queries)
     );
     if tally.total > 0 && all.queries > 0 {
         println!(
-            "their pattern tests a solution of the task: {:.1}; leaves a query entered: {:.2}",
+            "their pattern tests per solution of the task: {:.1}; leaves entered per query: {:.2}",
             all.pattern_tests as f64 / tally.total as f64,
             all.leaf_queries as f64 / all.queries as f64
         );
     }
-    let Some(t) = largest else {
-        println!("no sieve of an even board's east half-boards in this task");
-        return;
-    };
+}
+
+/// The largest sieve: its sizes, what would cross to the GPU, and the CPU's rate on it.
+fn report_sieve(t: &Probed) {
     let w = &t.work;
     let tests = w.pattern_tests() as f64;
     println!(
-        "largest sieve: {} stored, {} queries; {} leaves reached, {} leaf queries, {:.3e} pattern tests",
+        "largest sieve: {} stored, {} queries; {} leaves reached, {} leaf queries, {:.3e} \
+         pattern tests",
         t.stored,
         t.queries,
         w.leaves.len(),
@@ -85,50 +114,41 @@ fn main() {
         (8 * w.sliced.len()) as f64 / (1 << 20) as f64
     );
     println!(
-        "CPU sieve, one core: {} pairs in {:.4} s, {:.3e} pattern tests a second",
+        "CPU sieve, one core: {} pairs in {:.4} s, {:.3e} pattern tests per second",
         t.found,
         t.cpu_seconds,
         tests / t.cpu_seconds
     );
-    let (found, what) = on_device(w);
-    if found != t.found {
-        eprintln!(
-            "the leaves kernel ({what}) found {found} pairs, the CPU {}",
-            t.found
-        );
-        std::process::exit(3);
-    }
-    println!("{what}: {found} pairs, the same as the CPU's");
 }
 
-/// The pairs of `w` matched on the GPU, and a line on how long it took.
-#[cfg(feature = "gpu")]
-fn on_device(w: &leaves::LeafWork) -> (u64, String) {
-    let g = nqueens::internals::quadrants::leaves_device::count_on_gpu(w).unwrap_or_else(|e| {
-        eprintln!("error: {e}");
-        std::process::exit(2)
-    });
+/// The pairs of `w` matched on the GPU, or, where none can count, by the leaves kernel
+/// compiled for this CPU; and a line on how long it took.
+fn on_device(w: &LeafWork) -> (u64, String) {
     let tests = w.pattern_tests() as f64;
-    let line = format!(
-        "GPU {}: kernel {:.4} s, {:.3e} pattern tests a second; copies {:.4} s there, {:.4} s back",
-        g.device,
-        g.kernel,
-        tests / g.kernel,
-        g.to_gpu,
-        g.back
-    );
-    (g.found, line)
-}
-
-/// The pairs of `w` matched by the leaves kernel compiled for this CPU.
-#[cfg(not(feature = "gpu"))]
-fn on_device(w: &leaves::LeafWork) -> (u64, String) {
-    let start = std::time::Instant::now();
-    let found = w.count_cpu();
-    let line = format!(
-        "the leaves kernel compiled for this CPU (no `gpu` feature): {:.4} s, {:.3e} pattern tests a second",
-        start.elapsed().as_secs_f64(),
-        w.pattern_tests() as f64 / start.elapsed().as_secs_f64()
-    );
-    (found, line)
+    match gpu::count_leaves(w) {
+        Ok(g) => {
+            let line = format!(
+                "GPU {}: kernel {:.4} s, {:.3e} pattern tests per second; copies {:.4} s there, \
+                 {:.4} s back",
+                g.device,
+                g.kernel,
+                tests / g.kernel,
+                g.to_gpu,
+                g.back
+            );
+            (g.found, line)
+        }
+        Err(why) => {
+            eprintln!("no GPU: {why}");
+            let start = std::time::Instant::now();
+            let found = gpu::leaves::count_cpu(w);
+            let secs = start.elapsed().as_secs_f64();
+            let line = format!(
+                "the leaves kernel compiled for this CPU: {secs:.4} s, {:.3e} pattern tests per \
+                 second",
+                tests / secs
+            );
+            (found, line)
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! What chosen tasks of the quadrant method's plan cost: each counted alone on one thread,
-//! with the thread's user CPU seconds and its solutions. `scripts/record-plan-cost.sh` uses it
+//! with the thread's user CPU seconds and its solutions. `scripts/measure/record-plan-cost.sh` uses it
 //! to weigh one combination of east rows of N = 28 counted whole (the record plan's way)
 //! against the same combination in 13 parts (the plan before it), and tasks of N = 26.
 //!

@@ -76,12 +76,12 @@ pub mod internals {
     pub use crate::count::arch::{self, Build};
     pub use crate::count::backtracking::backtrack::{self, Backtrack};
     pub use crate::count::backtracking::constellations;
-    pub use crate::count::backtracking::kernel::gpu;
     pub use crate::count::backtracking::kernel::{self, Found};
     pub use crate::count::backtracking::plan::{self, Plan, MAX_SPLIT_DEPTH};
     pub use crate::count::backtracking::rotational;
     pub use crate::count::backtracking::task::{self, Task, TaskKind};
     pub use crate::count::engine::{self, Counter, Observer};
+    pub use crate::count::gpu;
     pub use crate::count::plan_id::PlanId;
     pub use crate::count::progress;
     pub use crate::count::quadrants::{self, Quadrants};

@@ -19,10 +19,10 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     cli::tune_heap(args.board());
     match cli::run(args) {
-        Ok(code) => ExitCode::from(code),
+        Ok(exit) => exit.into(),
         Err(e) => {
             note!("error: {}", cli::with_flags(&format!("{e:#}")));
-            ExitCode::from(cli::exit_code(&e))
+            cli::Exit::of(&e).into()
         }
     }
 }

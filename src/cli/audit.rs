@@ -1,11 +1,13 @@
 //! `nqueens audit FILES...`.
 
-use super::args::{bounded, parse_seed, parse_threads, seed_or_clock};
-use super::{named, print};
+use super::args::common::{named, options};
+use super::args::parse::{bounded, parse_seed, parse_threads, seed_or_clock};
+use super::output::{self, json_line, Format};
 use nqueens::longrun::audit::{
-    slices_of_plan, Auditor, Fewer, QuadrantRecount, Recorded, Recount, Report, Sample, SliceCheck,
+    slices_of_plan, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded, Recount, Report, Sample,
+    SliceCheck,
 };
-use nqueens::longrun::status::{files, listed};
+use nqueens::longrun::distributed::status::{files, listed};
 use nqueens::{Error, Kernel};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -138,7 +140,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         (None, None) => Sample::Default,
     };
     let seed = seed_or_clock(a.seed);
-    let mut opts = super::options()?;
+    let mut opts = options()?;
     opts.threads = a.threads;
     let how = Recount {
         kernel: a.kernel,
@@ -150,11 +152,11 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         slices: a.slices,
     };
     let report = audit_all(&given, Auditor::new(sample, seed, how, &opts))?;
-    if a.json {
-        print(&(serde_json::to_string(&report)? + "\n"))?;
-    } else {
-        print(&text(&report, a.slices))?;
-    }
+    let out = AuditOutput {
+        report: &report,
+        slices: a.slices,
+    };
+    output::print(&out, Format::json_if(a.json))?;
     if !report.agrees() {
         return Err(differs(&report).into());
     }
@@ -219,27 +221,17 @@ fn differs(report: &Report) -> Error {
 /// `audit --plan N`: slices of random tasks of the plan, counted both ways.
 fn plan(n: u32, a: &AuditArgs) -> anyhow::Result<()> {
     let seed = seed_or_clock(a.seed);
-    let mut opts = super::options()?;
+    let mut opts = options()?;
     opts.threads = a.threads;
     let tasks = a.tasks.unwrap_or(1);
-    let drawn = slices_of_plan(n, (tasks, a.slices), seed, &opts)?;
-    if a.json {
-        let v = serde_json::json!({
-            "n": n, "seed": seed, "slices": drawn.slices, "fewer": drawn.fewer
-        });
-        print(&(v.to_string() + "\n"))?;
-    } else {
-        let mut s = format!(
-            "{} slices of the plan of N = {n} counted both ways (seed {seed}){}\n",
-            drawn.slices.len(),
-            slices_held(&drawn.slices)
-        );
-        for c in &drawn.slices {
-            let _ = writeln!(s, "{}", slice_line(c));
-        }
-        fewer_lines(&mut s, &drawn.fewer, a.slices);
-        print(&s)?;
-    }
+    let drawn = slices_of_plan(n, tasks, a.slices, seed, &opts)?;
+    let out = PlanOutput {
+        n,
+        seed,
+        drawn: &drawn,
+        asked: a.slices,
+    };
+    output::print(&out, Format::json_if(a.json))?;
     let checks = drawn.slices;
     if let Some(c) = checks.iter().find(|c| !c.agrees) {
         return Err(Error::Differs(format!(
@@ -291,7 +283,7 @@ fn slices_held(slices: &[SliceCheck]) -> String {
 }
 
 /// A line for each task with fewer distinct slices than asked for.
-fn fewer_lines(s: &mut String, fewer: &[Fewer], asked: usize) {
+fn fewer_lines(s: &mut String, fewer: &[FewerSlices], asked: usize) {
     for f in fewer {
         let _ = writeln!(
             s,
@@ -375,7 +367,7 @@ fn list(ids: &[u32]) -> String {
 
 /// A slice as the report names it: its row set's east rows and its north-west queens,
 /// 1-based `row:col` as the command line writes squares.
-fn slice_name(s: &nqueens::internals::quadrants::slice::Slice) -> String {
+fn slice_name(s: &nqueens::internals::quadrants::audit::slice::Slice) -> String {
     let east: Vec<String> = (0..32)
         .filter(|r| s.east_rows >> r & 1 == 1)
         .map(|r| (r + 1).to_string())
@@ -394,4 +386,53 @@ fn slice_name(s: &nqueens::internals::quadrants::slice::Slice) -> String {
             queens.join(" ")
         }
     )
+}
+
+/// What `audit FILES` prints: the report, and how many slices a task was asked for.
+struct AuditOutput<'a> {
+    report: &'a Report,
+    slices: usize,
+}
+
+impl output::Report for AuditOutput<'_> {
+    fn text(&self) -> String {
+        text(self.report, self.slices)
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self.report)
+    }
+}
+
+/// What `audit --plan N` prints: the slices drawn of the plan, counted both ways.
+struct PlanOutput<'a> {
+    n: u32,
+    seed: u64,
+    drawn: &'a PlanSlices,
+    /// Slices asked for per task.
+    asked: usize,
+}
+
+impl output::Report for PlanOutput<'_> {
+    fn text(&self) -> String {
+        let drawn = self.drawn;
+        let mut s = format!(
+            "{} slices of the plan of N = {} counted both ways (seed {}){}\n",
+            drawn.slices.len(),
+            self.n,
+            self.seed,
+            slices_held(&drawn.slices)
+        );
+        for c in &drawn.slices {
+            let _ = writeln!(s, "{}", slice_line(c));
+        }
+        fewer_lines(&mut s, &drawn.fewer, self.asked);
+        s
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(&serde_json::json!({
+            "n": self.n, "seed": self.seed, "slices": self.drawn.slices, "fewer": self.drawn.fewer
+        }))
+    }
 }

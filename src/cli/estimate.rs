@@ -1,9 +1,11 @@
 //! `nqueens estimate N`: what a count will cost, from a sample of its tasks.
 
-use super::args::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
-use super::{plural, print, EngineArgs};
-use nqueens::longrun::estimate::{estimate, Ask, Estimate, MAX_DRAWS};
-use nqueens::longrun::projection::Projected;
+use super::args::common::EngineArgs;
+use super::args::parse::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
+use super::output::text::plural;
+use super::output::{self, json_line, Format};
+use nqueens::longrun::estimate::projection::Projected;
+use nqueens::longrun::estimate::{estimate, EstimateRequest, Estimate, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -68,7 +70,7 @@ fn parse_minutes(s: &str) -> Result<f64, String> {
 
 pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
     let seed = seed_or_clock(a.seed);
-    let ask = Ask {
+    let ask = EstimateRequest {
         seconds: a.seconds.as_secs_f64(),
         tasks: a.tasks,
         shard_minutes: a.shard_minutes,
@@ -77,10 +79,19 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         force: a.force,
     };
     let e = estimate(a.n, &a.engine.options()?, ask)?;
-    if a.json {
-        print(&(serde_json::to_string(&e)? + "\n"))
-    } else {
-        print(&text(&e))
+    output::print(&EstimateOutput(&e), Format::json_if(a.json))
+}
+
+/// What `estimate` prints.
+struct EstimateOutput<'a>(&'a Estimate);
+
+impl output::Report for EstimateOutput<'_> {
+    fn text(&self) -> String {
+        text(self.0)
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self.0)
     }
 }
 

@@ -1,12 +1,14 @@
 //! `nqueens merge FILES...`.
 
-use super::print;
-use super::report::{text, CountReport};
-use nqueens::longrun::merge::{Adding, Merged, Merger};
-use nqueens::longrun::provenance::CountedBy;
-use nqueens::longrun::record::Done;
-use nqueens::longrun::status::{files, listed};
-use nqueens::longrun::stream::Records;
+use super::args::common::options;
+use super::count::report::CountReport;
+use super::output::text::key_values;
+use super::output::{self, json_line, Format, Report};
+use nqueens::longrun::distributed::merge::{Adding, Merged, Merger};
+use nqueens::longrun::distributed::status::{files, listed};
+use nqueens::longrun::files::provenance::CountedBy;
+use nqueens::longrun::files::record::Done;
+use nqueens::longrun::files::stream::Records;
 use nqueens::longrun::RunFile;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -68,8 +70,12 @@ struct MergeReport {
     counted_by_unrecorded: usize,
 }
 
-impl MergeReport {
-    fn to_text(&self) -> String {
+impl Report for MergeReport {
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self)
+    }
+
+    fn text(&self) -> String {
         let mut lines: Vec<(&str, String)> = self
             .count
             .lines()
@@ -100,7 +106,7 @@ impl MergeReport {
             let n = self.counted_by_unrecorded;
             lines.push((key, format!("{n} tasks: not recorded (older files)")));
         }
-        text(&lines)
+        key_values(&lines)
     }
 }
 
@@ -112,7 +118,8 @@ fn add_shard(
     path: &Path,
     explicit: bool,
     merger: &mut Option<Merger>,
-    (opts, v1): (&nqueens::Options, bool),
+    opts: &nqueens::Options,
+    v1: bool,
 ) -> nqueens::Result<bool> {
     let name = path.display().to_string();
     let mut file = MergeFile {
@@ -180,7 +187,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     for l in &a.list {
         given.extend(listed(l)?);
     }
-    let opts = super::options()?;
+    let opts = options()?;
     let mut merger: Option<Merger> = None;
     let mut shards = 0usize;
     for g in &given {
@@ -189,7 +196,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             if !explicit && path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            if add_shard(&path, explicit, &mut merger, (&opts, a.digest == "v1"))? {
+            if add_shard(&path, explicit, &mut merger, &opts, a.digest == "v1")? {
                 shards += 1;
             }
         }
@@ -210,17 +217,13 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         unrecorded,
     } = merger.finish()?;
     let report = MergeReport {
-        count: CountReport::new(&totals),
+        count: CountReport::new(&totals, false),
         shards,
         run_digest: digest,
         digest_version,
         counted_by,
         counted_by_unrecorded: unrecorded,
     };
-    if a.json {
-        print(&(serde_json::to_string(&report)? + "\n"))?;
-    } else {
-        print(&report.to_text())?;
-    }
+    output::print(&report, Format::json_if(a.json))?;
     Ok(totals.cross_check()?)
 }

@@ -1,12 +1,14 @@
 //! `nqueens solve N` and `nqueens list N`.
 
-use super::args::{bounded, parse_n};
-use super::{named, print, stream_end, PlaceArgs};
+use super::args::common::{named, PlaceArgs};
+use super::args::parse::{bounded, parse_n};
+use super::output::stdout::{self, stream_end};
+use super::output::{print_json, print_rendered};
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
 use nqueens::board::svg::{gallery, marked, Marks, GALLERY_MAX, SVG_MAX};
 use nqueens::{complete, construct, unique, Completion, Error, Solutions};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 
 /// The largest board `solve` answers by lexicographic backtracking when no method is forced:
 /// beyond it the first solution can take billions of nodes.
@@ -24,7 +26,7 @@ pub const LEXICOGRAPHIC_BUDGET: u64 = 50_000_000;
 
 /// How `solve` finds its solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
+pub enum SolveMethod {
     /// Lexicographic backtracking up to N = 30, the explicit construction above; with placed
     /// queens, lexicographic up to N = 30 (handing over to `search` if it takes too long),
     /// `search` above.
@@ -39,13 +41,13 @@ pub enum Method {
     Search,
 }
 
-impl Method {
+impl SolveMethod {
     fn name(self) -> &'static str {
         match self {
-            Method::Auto => "auto",
-            Method::Lexicographic => "lexicographic",
-            Method::Construct => "construct",
-            Method::Search => "search",
+            SolveMethod::Auto => "auto",
+            SolveMethod::Lexicographic => "lexicographic",
+            SolveMethod::Construct => "construct",
+            SolveMethod::Search => "search",
         }
     }
 }
@@ -64,8 +66,8 @@ pub struct SolveArgs {
     #[arg(value_name = "N", value_parser = parse_solve_n, allow_negative_numbers = true)]
     pub n: usize,
     /// How the solution is found; the method used is reported (stderr, or in the JSON).
-    #[arg(long, short = 'm', value_enum, default_value_t = Method::Auto)]
-    pub method: Method,
+    #[arg(long, short = 'm', value_enum, default_value_t = SolveMethod::Auto)]
+    pub method: SolveMethod,
     /// Output format: `json` is one object {"n", "method", "placed", "solution" (columns per
     /// row, or null)}; `svg` a picture of the board (N up to 256).
     #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
@@ -170,31 +172,31 @@ fn slow_note(n: u32) {
 const LEXICOGRAPHIC_QUICK: u32 = 32;
 
 /// Finds the solution: the method used and its answer (`Err` carries why there is none).
-fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion), Error> {
+fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(SolveMethod, Completion), Error> {
     let method = match a.method {
-        Method::Auto if a.n <= LEXICOGRAPHIC_MAX => Method::Lexicographic,
-        Method::Auto if placed.is_empty() => Method::Construct,
-        Method::Auto => Method::Search,
+        SolveMethod::Auto if a.n <= LEXICOGRAPHIC_MAX => SolveMethod::Lexicographic,
+        SolveMethod::Auto if placed.is_empty() => SolveMethod::Construct,
+        SolveMethod::Auto => SolveMethod::Search,
         m => m,
     };
     let none = |why: &str| Completion::Impossible(why.to_string());
     Ok(match method {
-        Method::Lexicographic => {
+        SolveMethod::Lexicographic => {
             let n = lexicographic_n(a.n)?;
             slow_note(n);
             let mut it = Solutions::with_fixed(n, placed)?;
-            if a.method == Method::Auto && !placed.is_empty() {
+            if a.method == SolveMethod::Auto && !placed.is_empty() {
                 // Placements deep in the board can make row order slow: hand over in time.
                 it = it.with_budget(LEXICOGRAPHIC_BUDGET);
             }
             match it.next() {
                 Some(sol) => (method, Completion::Found(sol)),
-                None if it.out_of_budget() => (Method::Search, complete(a.n, placed)?),
+                None if it.out_of_budget() => (SolveMethod::Search, complete(a.n, placed)?),
                 None if placed.is_empty() => (method, none("the board has no solution")),
                 None => (method, none("the placed queens cannot be completed")),
             }
         }
-        Method::Construct => {
+        SolveMethod::Construct => {
             if !placed.is_empty() {
                 return Err(Error::Usage(
                     "--method construct cannot honour placed queens: use --method search (or \
@@ -207,7 +209,7 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(Method, Completion)
                 None => (method, none("the board has no solution")),
             }
         }
-        Method::Search | Method::Auto => (Method::Search, complete(a.n, placed)?),
+        SolveMethod::Search | SolveMethod::Auto => (SolveMethod::Search, complete(a.n, placed)?),
     })
 }
 
@@ -253,10 +255,10 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
             .map(|s| s.iter().map(|c| c + off).collect::<Vec<_>>());
         let placed: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
         let v = serde_json::json!({ "n": a.n, "method": name, "placed": placed, "solution": sol });
-        return print(&(v.to_string() + "\n"));
+        return print_json(&v);
     }
     note!("method: {name}");
-    write_answer(&a, format, solution, (&placed, &why))
+    write_answer(&a, format, solution, &placed, &why)
 }
 
 /// Prints `solve`'s answer in `format`: the solution (its placed queens red in a picture), or
@@ -265,7 +267,8 @@ fn write_answer(
     a: &SolveArgs,
     format: Format,
     solution: Option<Vec<usize>>,
-    (placed, why): (&[(usize, usize)], &str),
+    placed: &[(usize, usize)],
+    why: &str,
 ) -> anyhow::Result<()> {
     match solution {
         Some(s) if format == Format::Svg && !placed.is_empty() => {
@@ -278,14 +281,14 @@ fn write_answer(
                 placed,
                 attacks: &[],
             };
-            print(&marked(a.n, &queens, a.zero_based, &title, marks))
+            print_rendered(&marked(a.n, &queens, a.zero_based, &title, marks))
         }
         Some(s) => {
             let mut text = render(&s, format, a.zero_based);
             if !text.ends_with('\n') {
                 text.push('\n');
             }
-            print(&text)
+            print_rendered(&text)
         }
         None => {
             let says = if placed.is_empty() {
@@ -294,9 +297,9 @@ fn write_answer(
                 format!("no solution on the {0}×{0} board: {why}", a.n)
             };
             if format == Format::Svg {
-                print(&nqueens::board::svg::empty(a.n, a.zero_based, &says))
+                print_rendered(&nqueens::board::svg::empty(a.n, a.zero_based, &says))
             } else {
-                print(&(says + "\n"))
+                print_rendered(&(says + "\n"))
             }
         }
     }
@@ -325,7 +328,7 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     }
     let off = usize::from(!a.zero_based);
     let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = stdout::stream();
     let result = (|| -> std::io::Result<()> {
         for (i, s) in all.enumerate() {
             if i as u64 >= limit {
@@ -375,12 +378,12 @@ fn list_svg(
         } else {
             format!("no solution on the {0}×{0} board with these queens", a.n)
         };
-        return print(&nqueens::board::svg::empty(
+        return print_rendered(&nqueens::board::svg::empty(
             a.n as usize,
             a.zero_based,
             &says,
         ));
     }
     let per_row = (boards.len() as f64).sqrt().ceil().clamp(1.0, 8.0) as usize;
-    print(&gallery(&boards, a.zero_based, per_row, placed))
+    print_rendered(&gallery(&boards, a.zero_based, per_row, placed))
 }

@@ -1,7 +1,12 @@
 //! `nqueens status DIR|FILES...`.
 
-use super::print;
-use nqueens::longrun::status::{files, listed, status, whole_runs, ShardState, Status, WholeRun};
+use super::args::common::options;
+use super::count::cost::duration;
+use super::exit::Exit;
+use super::output::{self, json_line, Format};
+use nqueens::longrun::distributed::status::{
+    files, listed, status, whole_runs, ShardState, Status, WholeRun,
+};
 use nqueens::Error;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -51,13 +56,13 @@ const EVERY_LINE_UP_TO: usize = 32;
 /// The partial shards, and the ranges of missing ones, a summary lists.
 const LISTED: usize = 20;
 
-pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
+pub fn run(a: StatusArgs) -> anyhow::Result<Exit> {
     let mut given = a.paths.clone();
     for l in &a.list {
         given.extend(listed(l)?);
     }
     let found = files(&given)?;
-    let opts = super::options()?;
+    let opts = options()?;
     let s = match status(&found, &opts) {
         Ok(Some(s)) => s,
         // No shard run: a whole count's checkpoint says where that count stands.
@@ -82,16 +87,11 @@ pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
             return Err(e.into());
         }
     };
-    if a.json {
-        let mut v = serde_json::to_value(&s)?;
-        v["complete"] = s.complete().into();
-        v["total"] = s.merged.as_ref().map(|m| m.totals.total.to_string()).into();
-        v["run_digest"] = s.merged.as_ref().map(|m| m.digest.clone()).into();
-        v["merge_error"] = s.merge_error.as_ref().map(|e| e.to_string()).into();
-        print(&(v.to_string() + "\n"))?;
-    } else {
-        print(&text(&s, a.all))?;
-    }
+    let out = StatusOutput {
+        status: &s,
+        all: a.all,
+    };
+    output::print(&out, Format::json_if(a.json))?;
     if !s.damaged.is_empty() {
         for why in &s.damaged {
             note!("damaged: {why}");
@@ -100,65 +100,108 @@ pub fn run(a: StatusArgs) -> anyhow::Result<u8> {
             "{} file(s) of the run cannot be read or are damaged; the other shards are reported",
             s.damaged.len()
         );
-        return Ok(2);
+        return Ok(Exit::Usage);
     }
     if s.merged.is_some() && !s.foreign.is_empty() {
         // As merge of this directory would: a run mixed with another count's files.
         note!("every shard is finished, but merge refuses a directory that mixes counts");
-        return Ok(2);
+        return Ok(Exit::Usage);
     }
     if let Some(e) = &s.merge_error {
         // As merge would: 2 for shards that do not merge, 3 for a count that disagrees.
         note!("every shard is finished, but merge refuses them: {e}");
-        return Ok(e.exit_code());
+        return Ok(if e.exit_code() == 3 {
+            Exit::Mismatch
+        } else {
+            Exit::Usage
+        });
     }
-    Ok(if s.complete() { 0 } else { 1 })
+    Ok(if s.complete() {
+        Exit::Success
+    } else {
+        Exit::Failure
+    })
 }
 
 /// Prints where whole counts stand (one line each, or a JSON object each): exit 0 when every
 /// one has counted all its tasks, 1 while one has not.
-fn whole(runs: &[WholeRun], json: bool) -> anyhow::Result<u8> {
-    let mut out = String::new();
-    for r in runs {
-        if json {
-            out += &(serde_json::to_string(r)? + "\n");
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "run        {} (plan {}), one run: {}",
-            r.plan, r.fingerprint, r.file
-        );
-        let _ = writeln!(
-            out,
-            "progress   {} of {} tasks, {:.1}% of the expected work; {} solutions so far",
-            r.done,
-            r.tasks,
-            r.work_done * 100.0,
-            r.solutions_so_far
-        );
-        let left = if r.done == r.tasks {
-            "nothing: every task is counted (the count printed its result)".to_string()
-        } else {
-            let time = if r.core_seconds_left < 1.0 {
-                "less than a second".to_string()
-            } else {
-                format!("about {}", super::cost::duration(r.core_seconds_left))
-            };
-            format!(
-                "{time} of core time by a rough scale (`nqueens estimate {}` measures it); \
-                 resume with the same count command",
-                r.n
-            )
-        };
-        let _ = writeln!(out, "left       {left}");
-    }
-    print(&out)?;
+fn whole(runs: &[WholeRun], json: bool) -> anyhow::Result<Exit> {
+    output::print(&WholeOutput(runs), Format::json_if(json))?;
     Ok(if runs.iter().all(|r| r.done == r.tasks) {
-        0
+        Exit::Success
     } else {
-        1
+        Exit::Failure
     })
+}
+
+/// What `status` prints of whole counts (no shards): a few lines, or a JSON object, each.
+struct WholeOutput<'a>(&'a [WholeRun]);
+
+impl output::Report for WholeOutput<'_> {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for r in self.0 {
+            let _ = writeln!(
+                out,
+                "run        {} (plan {}), one run: {}",
+                r.plan, r.fingerprint, r.file
+            );
+            let _ = writeln!(
+                out,
+                "progress   {} of {} tasks, {:.1}% of the expected work; {} solutions so far",
+                r.done,
+                r.tasks,
+                r.work_done * 100.0,
+                r.solutions_so_far
+            );
+            let _ = writeln!(out, "left       {}", whole_left(r));
+        }
+        out
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        self.0.iter().map(json_line).collect()
+    }
+}
+
+/// What a whole count has left, in words.
+fn whole_left(r: &WholeRun) -> String {
+    if r.done == r.tasks {
+        return "nothing: every task is counted (the count printed its result)".to_string();
+    }
+    let time = if r.core_seconds_left < 1.0 {
+        "less than a second".to_string()
+    } else {
+        format!("about {}", duration(r.core_seconds_left))
+    };
+    format!(
+        "{time} of core time by a rough scale (`nqueens estimate {}` measures it); resume with \
+         the same count command",
+        r.n
+    )
+}
+
+/// What `status` prints of a shard run.
+struct StatusOutput<'a> {
+    status: &'a Status,
+    /// Every shard's line, not a summary.
+    all: bool,
+}
+
+impl output::Report for StatusOutput<'_> {
+    fn text(&self) -> String {
+        text(self.status, self.all)
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        let s = self.status;
+        let mut v = serde_json::to_value(s)?;
+        v["complete"] = s.complete().into();
+        v["total"] = s.merged.as_ref().map(|m| m.totals.total.to_string()).into();
+        v["run_digest"] = s.merged.as_ref().map(|m| m.digest.clone()).into();
+        v["merge_error"] = s.merge_error.as_ref().map(|e| e.to_string()).into();
+        json_line(&v)
+    }
 }
 
 /// Shard `i`'s line.
@@ -271,7 +314,7 @@ fn text(s: &Status, all: bool) -> String {
         let time = if left < 0.5 {
             "under a second".to_string()
         } else {
-            format!("about {}", super::cost::duration(left))
+            format!("about {}", duration(left))
         };
         let _ = writeln!(
             out,

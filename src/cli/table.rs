@@ -1,8 +1,11 @@
 //! `nqueens table A..B`.
 
-use super::args::parse_n;
-use super::cost::{before_counting, rough_wall_seconds, ASK_PAST_SECONDS};
-use super::{print, EngineArgs};
+use super::args::common::EngineArgs;
+use super::args::parse::parse_n;
+use super::count::cost::{
+    before_counting, duration, rough_wall_seconds, CountAsked, ASK_PAST_SECONDS,
+};
+use super::output::{self, json_line, plot, Format};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
 use serde::Serialize;
@@ -26,7 +29,7 @@ pub struct TableArgs {
     /// The range of board sizes, both ends included: `A..B` (or `A..=B`, the same) with
     /// 1 <= A <= B <= 64, or one N.
     #[arg(value_name = "A..B", value_parser = parse_range)]
-    pub range: (u32, u32),
+    pub range: std::ops::RangeInclusive<u32>,
     /// Reproduce A002562 (solutions up to rotation and reflection) instead of A000170.
     /// Needs the `symmetric` algorithm.
     #[arg(long)]
@@ -55,7 +58,7 @@ struct Line {
     matches_known: Option<bool>,
 }
 
-fn parse_range(s: &str) -> Result<(u32, u32), String> {
+fn parse_range(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
     let bad = |why: &str| Error::Range(s.to_string(), why.to_string()).to_string();
     let (a, b) = match s.split_once("..") {
         Some((a, b)) => (a, b.strip_prefix('=').unwrap_or(b)),
@@ -74,27 +77,36 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
             "the start ({a}) is after the end ({b}); write the smaller number first"
         )));
     }
-    Ok((a, b))
+    Ok(a..=b)
 }
 
-/// One row of the table, as text (`N VALUE ok|MISMATCH KNOWN|new`) or a JSON line.
-fn row(seq: Sequence, n: u32, value: u128, json: bool) -> anyhow::Result<String> {
-    let known = seq.known(n);
-    if json {
-        let line = Line {
+impl Line {
+    fn new(seq: Sequence, n: u32, value: u128) -> Line {
+        let known = seq.known(n);
+        Line {
             n,
             sequence: seq.id(),
             value,
             known,
             matches_known: known.map(|k| k == value),
-        };
-        return Ok(serde_json::to_string(&line)? + "\n");
+        }
     }
-    Ok(match known {
-        Some(k) if k == value => format!("{n} {value} ok\n"),
-        Some(k) => format!("{n} {value} MISMATCH {k}\n"),
-        None => format!("{n} {value} new\n"),
-    })
+}
+
+impl output::Report for Line {
+    /// `N VALUE ok|MISMATCH KNOWN|new`.
+    fn text(&self) -> String {
+        let (n, value) = (self.n, self.value);
+        match self.known {
+            Some(k) if k == value => format!("{n} {value} ok\n"),
+            Some(k) => format!("{n} {value} MISMATCH {k}\n"),
+            None => format!("{n} {value} new\n"),
+        }
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self)
+    }
 }
 
 pub fn run(a: TableArgs) -> anyhow::Result<()> {
@@ -112,13 +124,11 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             )));
         }
     }
-    if let Some(p) = &a.plot {
-        super::plot::check_svg_path(p)?;
-    }
+    let chart = a.plot.as_deref().map(plot::chart_target).transpose()?;
     let notes = before_the_rows(&a, &opts)?;
     let mut first_mismatch = None;
     let mut values = Vec::new();
-    for (n, note) in (a.range.0..=a.range.1).zip(notes) {
+    for (n, note) in a.range.clone().zip(notes) {
         if let Some(note) = note {
             note!("{note}");
         }
@@ -128,13 +138,13 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         } else {
             t.total
         };
-        print(&row(seq, n, value, a.json)?)?;
+        output::print(&Line::new(seq, n, value), Format::json_if(a.json))?;
         values.push((n, value));
         if first_mismatch.is_none() {
             first_mismatch = compare(seq, n, value).err();
         }
     }
-    if let Some(p) = &a.plot {
+    if let Some(chart) = &chart {
         let what = if a.unique {
             "solutions up to rotation and reflection"
         } else {
@@ -144,7 +154,7 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
             "{}: {what} of the n-queens problem, computed by nqueens",
             seq.id()
         );
-        super::plot::sequence(p, &title, &values)?;
+        plot::sequence(chart, &title, &values)?;
     }
     match first_mismatch {
         Some(e) => Err(e.into()),
@@ -157,19 +167,25 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
 /// notes to print before each row.
 fn before_the_rows(a: &TableArgs, opts: &nqueens::Options) -> anyhow::Result<Vec<Option<String>>> {
     let threads = opts.resolved_threads();
-    let notes = (a.range.0..=a.range.1)
+    let notes = a
+        .range
+        .clone()
         .map(|n| {
-            before_counting(
+            before_counting(&CountAsked {
                 n,
-                opts.resolved_algorithm(n),
-                (false, None, false),
+                algorithm: opts.resolved_algorithm(n),
+                placed: false,
+                shard: None,
+                resumable: false,
                 threads,
-                a.force,
-            )
+                force: a.force,
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Rows that each take under a day may take longer together: the table asks first too.
-    let wall: f64 = (a.range.0..=a.range.1)
+    let wall: f64 = a
+        .range
+        .clone()
         .map(|n| rough_wall_seconds(n, opts.resolved_algorithm(n), threads))
         .sum();
     if wall > ASK_PAST_SECONDS && !a.force {
@@ -177,9 +193,9 @@ fn before_the_rows(a: &TableArgs, opts: &nqueens::Options) -> anyhow::Result<Vec
             "the rows {}..{} together take about {} on {threads} thread(s) by a rough scale, \
              past a day: nothing is counted; ask for fewer rows, or for these anyway with \
              --force",
-            a.range.0,
-            a.range.1,
-            super::cost::duration(wall)
+            a.range.start(),
+            a.range.end(),
+            duration(wall)
         )));
     }
     Ok(notes)

@@ -1,12 +1,13 @@
 //! `nqueens trace N` and `nqueens tree N`.
 
-use super::args::{bounded, parse_n};
-use super::{print, stream_end};
+use super::args::parse::{bounded, parse_n};
+use super::output::stdout::{self, stream_end};
+use super::output::{self, Format};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::solve::trace::{trace, tree, Event};
 use nqueens::Error;
 use std::fmt::Write as _;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 
 /// The largest board `trace` draws (`--format grid` or `dots`).
@@ -151,8 +152,7 @@ fn json_line(step: u64, e: &Event, off: u64) -> String {
 
 pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
     if a.animate {
-        use std::io::IsTerminal;
-        if std::io::stdout().is_terminal() {
+        if stdout::is_terminal() {
             return animate(&a);
         }
         note!("note: --animate needs a terminal; stdout is not one, so the steps follow as text");
@@ -165,7 +165,7 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = stdout::stream();
     let mut err: Option<std::io::Error> = None;
     let limit = if a.max_steps == 0 {
         u64::MAX
@@ -242,16 +242,35 @@ pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
     let total: u128 = levels.iter().sum();
     let last = levels[a.n as usize];
     compare(Sequence::A000170, a.n, last)?;
-    if a.json {
-        let v = serde_json::json!({ "n": a.n, "levels": levels, "total": total });
-        return print(&(v.to_string() + "\n"));
+    let out = TreeOutput {
+        n: a.n,
+        levels,
+        total,
+    };
+    output::print(&out, Format::json_if(a.json))
+}
+
+/// What `tree` prints: the nodes on each level of the backtracking tree.
+#[derive(serde::Serialize)]
+struct TreeOutput {
+    n: u32,
+    levels: Vec<u128>,
+    total: u128,
+}
+
+impl output::Report for TreeOutput {
+    fn text(&self) -> String {
+        let mut s = String::from("level  nodes\n");
+        for (k, x) in self.levels.iter().enumerate() {
+            let _ = writeln!(s, "{k:<5}  {x}");
+        }
+        let _ = writeln!(s, "total  {}", self.total);
+        s
     }
-    let mut s = String::from("level  nodes\n");
-    for (k, x) in levels.iter().enumerate() {
-        let _ = writeln!(s, "{k:<5}  {x}");
+
+    fn json(&self) -> serde_json::Result<String> {
+        output::json_line(self)
     }
-    let _ = writeln!(s, "total  {total}");
-    print(&s)
 }
 
 fn parse_max_steps(s: &str) -> Result<u64, String> {
@@ -315,8 +334,8 @@ fn animate(a: &TraceArgs) -> anyhow::Result<()> {
         return stream_end(Err(e));
     }
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(anyhow::Error::new(super::count::Interrupted {
-            code: 130,
+        return Err(anyhow::Error::new(super::exit::Interrupted {
+            signal: 2,
             message: format!("animation stopped after {steps} steps"),
         }));
     }

@@ -1,10 +1,12 @@
 //! `nqueens verify [FILE]`.
 
-use super::print;
+use super::exit::Exit;
+use super::output::stdout;
+use super::output::{print_json, print_rendered};
 use nqueens::board::check::problems_up_to;
 use nqueens::board::parse::parse_each;
 use nqueens::board::svg::{marked, Marks, SVG_MAX};
-use nqueens::longrun::files::read_bounded;
+use nqueens::longrun::files::disk::read_bounded;
 use nqueens::Error;
 use nqueens::{Board, Problem};
 use std::io::{Read, Write};
@@ -48,7 +50,7 @@ pub struct VerifyArgs {
 }
 
 /// The exit code of a readable board that is not a solution.
-pub const NOT_A_SOLUTION: u8 = 1;
+pub const NOT_A_SOLUTION: Exit = Exit::Failure;
 
 /// The most input read: a board of several million queens, or a stream of a million boards.
 const MAX_INPUT: u64 = 64 << 20;
@@ -87,7 +89,7 @@ fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
     read_bounded(reader, &name, "board", MAX_INPUT)
 }
 
-pub fn run(a: VerifyArgs) -> anyhow::Result<u8> {
+pub fn run(a: VerifyArgs) -> anyhow::Result<Exit> {
     let text = read_input(&a.file)?;
     // The first board is held until a second shows the input is a stream; then each board
     // is written as it is read and dropped, so memory stays about the input's size (and the
@@ -131,17 +133,17 @@ fn verdict(line: usize, board: Result<Board, Error>) -> Verdict {
 }
 
 /// One board: its verdict, as it always was.
-fn single(v: &Verdict, json: bool) -> anyhow::Result<u8> {
+fn single(v: &Verdict, json: bool) -> anyhow::Result<Exit> {
     let (board, found, all) = match &v.board {
         Ok(b) => b,
         Err(e) => return Err(e.clone().into()),
     };
     let ok = *all == 0;
     if json {
-        print(&(one_json(board, found, *all).to_string() + "\n"))?;
+        print_json(&one_json(board, found, *all))?;
     } else if ok {
         let queens = if board.n == 1 { "queen" } else { "queens" };
-        print(&format!(
+        print_rendered(&format!(
             "solution: {0} {queens} on the {0}×{0} board, no two attack each other\n",
             board.n
         ))?;
@@ -162,13 +164,13 @@ fn single(v: &Verdict, json: bool) -> anyhow::Result<u8> {
                 all - SHOW_PROBLEMS
             );
         }
-        print(&s)?;
+        print_rendered(&s)?;
     }
-    Ok(if ok { 0 } else { NOT_A_SOLUTION })
+    Ok(if ok { Exit::Success } else { NOT_A_SOLUTION })
 }
 
 /// One board as a picture, its attacking pairs joined; the verdict's exit code.
-fn picture(v: &Verdict, zero_based: bool) -> anyhow::Result<u8> {
+fn picture(v: &Verdict, zero_based: bool) -> anyhow::Result<Exit> {
     let (board, found, all) = match &v.board {
         Ok(b) => b,
         Err(e) => return Err(e.clone().into()),
@@ -203,8 +205,12 @@ fn picture(v: &Verdict, zero_based: bool) -> anyhow::Result<u8> {
         placed: &[],
         attacks: &attacks,
     };
-    print(&marked(board.n, &board.queens, zero_based, &title, marks))?;
-    Ok(if *all == 0 { 0 } else { NOT_A_SOLUTION })
+    print_rendered(&marked(board.n, &board.queens, zero_based, &title, marks))?;
+    Ok(if *all == 0 {
+        Exit::Success
+    } else {
+        NOT_A_SOLUTION
+    })
 }
 
 fn one_json(board: &Board, found: &[Problem], all: usize) -> serde_json::Value {
@@ -236,7 +242,7 @@ struct Stream {
 impl Stream {
     fn new(json: bool) -> Stream {
         let mut s = Stream {
-            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            out: stdout::stream(),
             json,
             failed: None,
             boards: 0,
@@ -321,7 +327,7 @@ impl Stream {
     }
 
     /// Writes the summary; exit 1 if a board is not a solution, 2 if one cannot be read.
-    fn finish(mut self) -> anyhow::Result<u8> {
+    fn finish(mut self) -> anyhow::Result<Exit> {
         let end = if self.json {
             let tail = serde_json::json!({
                 "boards": self.boards,
@@ -339,7 +345,7 @@ impl Stream {
         if let Some(e) = self.failed.take().map_or(flushed.err(), Some) {
             return Err(Error::io("cannot write the result to stdout", e).into());
         }
-        print("")?;
+        print_rendered("")?;
         if let Some(&first) = self.unreadable.first() {
             return Err(Error::Input(format!(
                 "board {first} of the input (line {}) cannot be read",
@@ -348,7 +354,7 @@ impl Stream {
             .into());
         }
         Ok(if self.bad.is_empty() {
-            0
+            Exit::Success
         } else {
             NOT_A_SOLUTION
         })

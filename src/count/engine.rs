@@ -162,7 +162,7 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 
 /// What one run of the engine did.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ran {
+pub struct RunSummary {
     /// The sum of the tasks counted by this run.
     pub tally: Tally,
     /// How many tasks it counted.
@@ -173,7 +173,7 @@ pub struct Ran {
     pub elapsed: Duration,
 }
 
-impl Ran {
+impl RunSummary {
     /// The error of a run stopped by its cancel flag: `done` of `total` tasks finished (this
     /// run's among them), `saved` the checkpoint that holds them.
     pub fn stopped(&self, done: usize, total: usize, saved: Option<String>) -> Error {
@@ -272,14 +272,14 @@ pub fn run(
     threads: usize,
     cancel: &AtomicBool,
     observer: &mut dyn Observer,
-) -> Result<Ran> {
+) -> Result<RunSummary> {
     let start = Instant::now();
     let pool = pool(threads)?;
     let expected = todo.len();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Result<(u32, Tally)>>();
     start_runners(pool, counter, todo, Arc::clone(&stop), tx);
-    let mut ran = Ran {
+    let mut ran = RunSummary {
         tally: Tally::default(),
         done: 0,
         cancelled: false,
@@ -287,7 +287,7 @@ pub fn run(
     };
     let mut failed = None;
     // The first failure is the one reported; what the other workers finished is kept.
-    let mut take = |ran: &mut Ran, observer: &mut dyn Observer, msg| match msg {
+    let mut take = |ran: &mut RunSummary, observer: &mut dyn Observer, msg| match msg {
         Ok((id, t)) => {
             ran.tally += t;
             ran.done += 1;

@@ -7,7 +7,7 @@ use super::arch::Build;
 use super::backtracking::backtrack::Backtrack;
 use super::backtracking::kernel::Kernel;
 use super::backtracking::plan::{smallest_split_depth, Plan};
-use super::engine::{self, Counter, Observer, Ran, Work};
+use super::engine::{self, Counter, Observer, RunSummary, Work};
 use super::memory;
 use super::method::{self, Method};
 use super::options::Options;
@@ -54,10 +54,8 @@ impl Job {
             mut algorithm,
             may_backtrack,
         } = method::choose(n, opts, long_run.is_some())?;
-        if opts.kernel == Kernel::Gpu {
-            // Refused before anything is planned where no GPU can count.
-            crate::count::backtracking::kernel::gpu::available()?;
-        }
+        // Refused before anything is planned where the kernel cannot count (no GPU).
+        opts.kernel.available()?;
         if algorithm == Algorithm::Quadrants {
             let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
             match Quadrants::within(n, threads, limit, &opts.quadrants) {
@@ -78,13 +76,26 @@ impl Job {
         Ok(Job::of_plan(plan, opts, threads))
     }
 
+    /// The counter of `n`'s plan where the method can say its tasks before it is planned in
+    /// full, and that saves seconds: the quadrant method past its table, whose full planning
+    /// builds slices of sampled row sets. Its tasks and their work estimates are those of the
+    /// plan [`Job::new`] makes for a long run; it counts nothing. `None` where planning in
+    /// full is quick.
+    pub fn tasks_early(n: u32, opts: &Options) -> Result<Option<Arc<dyn Counter>>> {
+        if opts.resolved_algorithm(n) != Algorithm::Quadrants
+            || n <= quadrants::TABLE_MAX_N
+            || quadrants::applies(n).is_err()
+        {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(Quadrants::unfilled(n, &opts.quadrants)?)))
+    }
+
     /// The job of the plan `id` names (as checkpoint and shard files write it), with its
     /// fingerprint checked: the same tasks in the same order as when the files were made.
     pub fn from_id(id: &PlanId, opts: &Options) -> Result<Job> {
-        if opts.kernel == Kernel::Gpu {
-            // An audit's recount on the GPU, as a count's: refused where none can count.
-            crate::count::backtracking::kernel::gpu::available()?;
-        }
+        // An audit's recount on the GPU, as a count's: refused where none can count.
+        opts.kernel.available()?;
         let threads = opts.resolved_threads();
         if id.algorithm == Algorithm::Quadrants {
             let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
@@ -216,7 +227,7 @@ impl Job {
         resumed_tally: Tally,
         est: Option<Work>,
         observer: &mut dyn Observer,
-    ) -> Result<Ran> {
+    ) -> Result<RunSummary> {
         // A set of the resumed tasks, not a flag per task of the plan: a striped plan's
         // tasks run to hundreds of millions, a shard's to thousands.
         let finished: std::collections::HashSet<u32> = resumed.iter().copied().collect();

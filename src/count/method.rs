@@ -61,9 +61,7 @@ impl Options {
 pub fn choose(n: u32, opts: &Options, pinned: bool) -> Result<Method> {
     let chose = opts.algorithm.is_none_or(|a| a == Algorithm::Auto);
     let mut algorithm = opts.resolved_algorithm(n);
-    if opts.kernel == crate::count::backtracking::kernel::Kernel::Gpu
-        && algorithm == Algorithm::Quadrants
-    {
+    if opts.kernel.is_gpu() && algorithm == Algorithm::Quadrants {
         if !chose {
             return Err(Error::Usage(
                 "the GPU counts the backtracking plans' tasks (algorithm symmetric, mirror or \

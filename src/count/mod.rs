@@ -12,6 +12,7 @@ pub mod algorithm;
 pub mod arch;
 pub mod backtracking;
 pub mod engine;
+pub mod gpu;
 pub mod job;
 pub mod memory;
 pub mod method;

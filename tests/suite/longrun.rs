@@ -83,7 +83,7 @@ fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
                 partial += 1;
             }
         }
-        assert!(nqueens::longrun::files::leftovers(&ckpt).is_empty() || ckpt.exists());
+        assert!(nqueens::longrun::files::disk::leftovers(&ckpt).is_empty() || ckpt.exists());
     }
     assert!(
         partial > 0,
@@ -99,7 +99,7 @@ fn kill_9_at_random_moments_then_resume_gives_the_uninterrupted_total() {
     assert!(v["resumed_tasks"].as_u64().unwrap() > 0);
     // The finished run removed what the killed ones left half-written.
     assert_eq!(
-        nqueens::longrun::files::leftovers(&ckpt),
+        nqueens::longrun::files::disk::leftovers(&ckpt),
         Vec::<PathBuf>::new()
     );
     let opts = Options::default()

@@ -10,6 +10,8 @@
 
 mod common;
 
+mod bench;
+mod claims;
 mod cli;
 mod counts;
 mod docs;
@@ -20,6 +22,7 @@ mod forgery;
 mod formats;
 mod library;
 mod longrun;
+mod manuals;
 mod output;
 mod presentation;
 mod refusals;

@@ -90,7 +90,7 @@ fn messages_point_the_right_way() {
 #[test]
 fn parsers_survive_random_and_mutated_input() {
     use nqueens::board::parse::parse_stream;
-    use nqueens::longrun::{checkpoint::Checkpoint, merge};
+    use nqueens::longrun::{distributed::merge, files::checkpoint::Checkpoint};
     let seeds = [
         "1 5 8 6 3 7 2 4\n",
         "(1,1) (2,5) (3,8) (4,6) (5,3) (6,7) (7,2) (8,4)\n",
@@ -297,7 +297,7 @@ fn a_run_whose_file_could_not_be_read_back_is_refused() {
             .args(["count", "27", "-t", "1", "--checkpoint"])
             .arg(&ckpt),
         "a count of N = 27 in one run has 4952720 tasks: its checkpoint or shard file would \
-         pass the 256.0 MiB that resume and merge read (about 100 bytes a task); count it in \
+         pass the 256.0 MiB that resume and merge read (about 100 bytes per task); count it in \
          at least 3 shards (--shard I/K)",
     );
     assert!(!ckpt.exists(), "a checkpoint was written");

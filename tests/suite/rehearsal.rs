@@ -9,10 +9,10 @@
 
 use nqueens::internals::quadrants::Settings;
 use nqueens::internals::{Classes, Quadrants, Tally};
-use nqueens::longrun::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
-use nqueens::longrun::provenance::CountedBy;
-use nqueens::longrun::record::Done;
-use nqueens::longrun::shard::{Assignment, Shard};
+use nqueens::longrun::distributed::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
+use nqueens::longrun::distributed::shard::{Assignment, Shard};
+use nqueens::longrun::files::provenance::CountedBy;
+use nqueens::longrun::files::record::Done;
 use std::path::Path;
 
 /// The made-up counts of task `id` (`every`: every task found something).
@@ -94,14 +94,14 @@ fn the_rehearsal_generator_writes_files_every_reader_accepts() {
     // K is even: shard 1 holds odd ids only (tasks that found nothing), shard 2 even ones.
     let f = |i| dir.join(format!("n28-k1000000/000/n28-k1000000-shard-{i}.json"));
     let (odd, even) = (f(1), f(2));
-    let r = nqueens::longrun::merge::read(&odd).unwrap();
+    let r = nqueens::longrun::distributed::merge::read(&odd).unwrap();
     assert!(
         r.tasks >= 4 && r.done.is_empty(),
         "{} of {}",
         r.done.len(),
         r.tasks
     );
-    let r = nqueens::longrun::merge::read(&even).unwrap();
+    let r = nqueens::longrun::distributed::merge::read(&even).unwrap();
     assert!(
         r.tasks >= 4 && r.done.len() == r.tasks,
         "{} of {}",

@@ -26,7 +26,10 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
             "measure/side-by-side.sh",
             &["true", "true", "N[$(touch PWNED)]", "1/4"],
         ),
-        ("measure/side-by-side.sh", &["true", "true", "12", "1/4", "0x2"]),
+        (
+            "measure/side-by-side.sh",
+            &["true", "true", "12", "1/4", "0x2"],
+        ),
     ];
     for (script, args) in cases {
         let out = Command::new("bash")

@@ -365,7 +365,7 @@ fn a_result_goes_to_a_file_and_its_checkpoint_goes() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     assert!(run.stdout.is_empty());
-    let r = nqueens::longrun::merge::read(&out).unwrap();
+    let r = nqueens::longrun::distributed::merge::read(&out).unwrap();
     assert_eq!(r.shard.to_string(), "0/2");
     assert!(!ckpt.exists(), "the checkpoint is left");
     assert!(!dir.join("s0.ckpt.lock").exists(), "its lock is left");

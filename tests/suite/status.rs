@@ -310,7 +310,7 @@ fn a_single_run_has_a_status() {
 /// named on the command line that does not exist is still refused.
 #[test]
 fn a_file_gone_while_status_reads_is_in_flux_not_an_error() {
-    use nqueens::longrun::status::{files, status};
+    use nqueens::longrun::distributed::status::{files, status};
     let dir = tmpdir("vanished");
     for i in 0..3 {
         run(
@@ -450,7 +450,7 @@ fn a_large_run_is_summarised_and_read_from_a_list() {
 #[test]
 fn the_help_says_how_deep_directories_are_searched() {
     let help = common::stdout_of(&["status", "--help"]);
-    let depth = nqueens::longrun::status::DIRECTORY_DEPTH;
+    let depth = nqueens::longrun::distributed::status::DIRECTORY_DEPTH;
     let said = format!("searched {depth} levels deep");
     assert!(
         help.split_whitespace()

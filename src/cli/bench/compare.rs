@@ -71,7 +71,8 @@ impl Other {
         &self,
         n: u32,
         threads: usize,
-        (algorithm, kernel): (Algorithm, Kernel),
+        algorithm: Algorithm,
+        kernel: Kernel,
     ) -> Result<f64, Error> {
         let (n, t) = (n.to_string(), threads.to_string());
         let args = [

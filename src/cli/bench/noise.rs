@@ -4,7 +4,7 @@
 //! efficiency above 100% (the base runs slowed by something else). Each is a sentence in the
 //! report's `warnings`; nothing stops the benchmark.
 
-use super::Row;
+use super::results::Row;
 use std::time::Instant;
 
 /// A load average above this share of the logical CPUs is a busy machine.

@@ -1,34 +1,33 @@
 //! How a benchmark's report is written: the text table (with the lines above and below it),
-//! Markdown and CSV; JSON is the report serialized.
+//! Markdown and CSV; JSON is the report serialized. Each format has its function, and
+//! [`output::Report`] hands them to the one output path.
 
-use super::super::export::{Csv, Exporter, Markdown, Text};
-use super::{Report, Row};
-use crate::cli::plural;
+use super::results::{Report, Row};
+use crate::cli::output::text::plural;
+use crate::cli::output::{self, json_line};
 use std::fmt::Write as _;
 
-impl Exporter<Report> for Csv {
-    fn render(&self, r: &Report) -> String {
-        let mut s = String::from(
-            "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
-             solutions_per_second\n",
+fn csv(r: &Report) -> String {
+    let mut s = String::from(
+        "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
+         solutions_per_second\n",
+    );
+    for x in &r.results {
+        let _ = writeln!(
+            s,
+            "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+            x.threads,
+            x.split_depth,
+            x.median_s,
+            x.min_s,
+            x.max_s,
+            x.speedup,
+            x.efficiency,
+            x.nodes_per_second,
+            x.solutions_per_second
         );
-        for x in &r.results {
-            let _ = writeln!(
-                s,
-                "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
-                x.threads,
-                x.split_depth,
-                x.median_s,
-                x.min_s,
-                x.max_s,
-                x.speedup,
-                x.efficiency,
-                x.nodes_per_second,
-                x.solutions_per_second
-            );
-        }
-        s
     }
+    s
 }
 
 /// The lines above the table: the workload and the machine.
@@ -57,26 +56,24 @@ pub(super) fn head(r: &Report) -> String {
     )
 }
 
-impl Exporter<Report> for Markdown {
-    fn render(&self, r: &Report) -> String {
-        let mut s = String::new();
-        for l in head(r).lines() {
-            let _ = writeln!(s, "{l}  ");
-        }
-        s.push('\n');
-        s.push_str(
-            "| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | \
-             solutions/s |\n",
-        );
-        s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for x in &r.results {
-            let _ = writeln!(s, "| {} |", x.cells().join(" | "));
-        }
-        for l in tail(r).lines() {
-            let _ = writeln!(s, "{l}  ");
-        }
-        s
+fn markdown(r: &Report) -> String {
+    let mut s = String::new();
+    for l in head(r).lines() {
+        let _ = writeln!(s, "{l}  ");
     }
+    s.push('\n');
+    s.push_str(
+        "| threads | median (s) | min (s) | max (s) | speedup | efficiency | nodes/s | \
+         solutions/s |\n",
+    );
+    s.push_str("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for x in &r.results {
+        let _ = writeln!(s, "| {} |", x.cells().join(" | "));
+    }
+    for l in tail(r).lines() {
+        let _ = writeln!(s, "{l}  ");
+    }
+    s
 }
 
 /// The lines below the table: the other binary's times beside this one's, and the warnings.
@@ -156,31 +153,40 @@ impl Row {
     }
 }
 
-impl Exporter<Report> for Text {
-    fn render(&self, r: &Report) -> String {
-        let mut s = head(r);
-        s.push('\n');
-        let _ = writeln!(
-            s,
-            "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
-            "threads",
-            "median_s",
-            "min_s",
-            "max_s",
-            "speedup",
-            "efficiency",
-            "nodes/s",
-            "solutions/s"
-        );
-        for x in &r.results {
-            let cells = x.cells();
-            let v: Vec<String> = cells
-                .iter()
-                .zip(TEXT_WIDTHS)
-                .map(|(c, w)| format!("{c:>w$}"))
-                .collect();
-            let _ = writeln!(s, "{}", v.join("  "));
-        }
-        s + &tail(r)
+fn text(r: &Report) -> String {
+    let mut s = head(r);
+    s.push('\n');
+    let _ = writeln!(
+        s,
+        "{:>7}  {:>10}  {:>10}  {:>10}  {:>7}  {:>10}  {:>10}  {:>11}",
+        "threads", "median_s", "min_s", "max_s", "speedup", "efficiency", "nodes/s", "solutions/s"
+    );
+    for x in &r.results {
+        let cells = x.cells();
+        let v: Vec<String> = cells
+            .iter()
+            .zip(TEXT_WIDTHS)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect();
+        let _ = writeln!(s, "{}", v.join("  "));
+    }
+    s + &tail(r)
+}
+
+impl output::Report for Report {
+    fn text(&self) -> String {
+        text(self)
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self)
+    }
+
+    fn markdown(&self) -> Option<String> {
+        Some(markdown(self))
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(csv(self))
     }
 }

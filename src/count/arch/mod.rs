@@ -27,7 +27,7 @@ mod x86;
 
 pub use build::{Build, BUILD_NAMES};
 pub use portable::{entry_portable, join_portable, keep_lacking_portable, Portable};
-pub use simd::{Candidates, PerBuild, Simd, CHUNK, COMBOS};
+pub use simd::{Candidates, PerBuild, Simd, Top, CHUNK, COMBOS};
 #[cfg(target_arch = "x86_64")]
 pub use x86::{Avx2, Avx512, Avx512F, Bmi};
 

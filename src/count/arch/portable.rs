@@ -1,6 +1,6 @@
 //! The build for any CPU: plain Rust, one element at a time, without a branch per element.
 
-use super::simd::{Candidates, Simd, CHUNK, COMBOS};
+use super::simd::{Candidates, Simd, Top, CHUNK, COMBOS};
 
 /// The build for any CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -8,7 +8,7 @@ pub struct Portable;
 
 impl Simd for Portable {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         join_portable(top, south, out);
     }
 
@@ -33,13 +33,13 @@ impl Simd for Portable {
 /// [`Simd::join`] one pair at a time: every candidate is written, and the end moves on only
 /// past the ones kept (a branch on the test would mispredict often).
 #[inline(always)]
-pub fn join_portable((top_meet, top_key): (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+pub fn join_portable(top: Top, south: Candidates, out: &mut Vec<u64>) {
     let n = south.len;
     let mut len = out.len();
     out.resize(len + n, 0);
     for (&m, &k) in south.meets[..n].iter().zip(&south.keys[..n]) {
-        out[len] = top_key | k;
-        len += usize::from(top_meet & m == 0);
+        out[len] = top.key | k;
+        len += usize::from(top.meet & m == 0);
     }
     out.truncate(len);
 }

@@ -20,12 +20,22 @@ pub struct Candidates<'a> {
     pub len: usize,
 }
 
+/// A north quarter's side of a join: the diagonals its placement takes where a south one
+/// could meet them, and its bits of the half-board's match key.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Top {
+    /// The diagonals a south quarter must not share.
+    pub meet: u64,
+    /// The north quarter's bits of the match key.
+    pub key: u64,
+}
+
 /// The vector primitives the generic code calls, one implementation per build.
 pub trait Simd: Copy {
     /// Appends to `out` the key `top_key | keys[i]` of every candidate `i` whose meet has no
     /// bit in common with `top_meet` (the half-boards one north quarter makes with the south
     /// ones), in order.
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>);
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>);
 
     /// The bits of `x` at the positions set in `mask`, packed into the low bits in order (a
     /// parallel bit extract). Only builds that [`crate::count::arch::Build::extracts`] are

@@ -4,7 +4,7 @@
 
 use super::cpu::features;
 use super::portable::{entry_portable, join_portable, keep_lacking_portable};
-use super::simd::{Candidates, PerBuild, Simd, COMBOS};
+use super::simd::{Candidates, PerBuild, Simd, Top, COMBOS};
 use std::arch::asm;
 use std::arch::x86_64::*;
 
@@ -102,7 +102,7 @@ impl Avx512 {
 
 impl Simd for Bmi {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         join_portable(top, south, out);
     }
 
@@ -125,7 +125,7 @@ impl Simd for Bmi {
 
 impl Simd for Avx512F {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         self.avx2().join(top, south, out);
     }
 
@@ -147,7 +147,7 @@ impl Simd for Avx512F {
 
 impl Simd for Avx512 {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has what `join_avx512` is compiled for.
         unsafe { join_avx512(top, south, out) }
     }
@@ -208,7 +208,7 @@ unsafe fn keep_lacking_avx512(queries: &[u64], m: u64, out: &mut Vec<u64>) {
 
 impl Simd for Avx2 {
     #[inline(always)]
-    fn join(self, top: (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         // SAFETY: `self` exists, so the CPU has what `join_avx2` is compiled for.
         unsafe { join_avx2(top, south, out) }
     }
@@ -348,7 +348,7 @@ static COMPRESS: [[u32; 8]; 16] = {
 /// is compiled for; it uses AVX-512F).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,avx512f,avx512vl,avx512vpopcntdq")]
-unsafe fn join_avx512((top_meet, top_key): (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+unsafe fn join_avx512(top: Top, south: Candidates, out: &mut Vec<u64>) {
     let (meets, keys, n) = (south.meets, south.keys, south.len);
     let octs = n / 8;
     assert!(meets.len() >= 8 * octs && keys.len() >= 8 * octs);
@@ -356,8 +356,8 @@ unsafe fn join_avx512((top_meet, top_key): (u64, u64), south: Candidates, out: &
     out.reserve(8 * octs + 8);
     let mut len = out.len();
     let base = out.as_mut_ptr();
-    let tm = _mm512_set1_epi64(top_meet as i64);
-    let tk = _mm512_set1_epi64(top_key as i64);
+    let tm = _mm512_set1_epi64(top.meet as i64);
+    let tk = _mm512_set1_epi64(top.key as i64);
     for q in 0..octs {
         // SAFETY: `8 q + 7 < 8 octs`, within both inputs (asserted); the store's eight lanes
         // end at most at `len + 8 <= old len + 8 octs + 8`, within the capacity reserved.
@@ -379,7 +379,7 @@ unsafe fn join_avx512((top_meet, top_key): (u64, u64), south: Candidates, out: &
             len: n - 8 * octs,
         };
         // SAFETY: this CPU has AVX2 and the rest (what this function is compiled for).
-        unsafe { join_avx2((top_meet, top_key), rest, out) };
+        unsafe { join_avx2(top, rest, out) };
     }
 }
 
@@ -392,7 +392,7 @@ unsafe fn join_avx512((top_meet, top_key): (u64, u64), south: Candidates, out: &
 /// The CPU must have popcnt, bmi1, bmi2 and AVX2 (what the function is compiled for).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn join_avx2((top_meet, top_key): (u64, u64), south: Candidates, out: &mut Vec<u64>) {
+unsafe fn join_avx2(top: Top, south: Candidates, out: &mut Vec<u64>) {
     let (meets, keys, n) = (south.meets, south.keys, south.len);
     let quads = n.div_ceil(4);
     assert!(meets.len() >= 4 * quads && keys.len() >= 4 * quads);
@@ -400,8 +400,8 @@ unsafe fn join_avx2((top_meet, top_key): (u64, u64), south: Candidates, out: &mu
     out.reserve(4 * quads);
     let mut len = out.len();
     let base = out.as_mut_ptr();
-    let tm = _mm256_set1_epi64x(top_meet as i64);
-    let tk = _mm256_set1_epi64x(top_key as i64);
+    let tm = _mm256_set1_epi64x(top.meet as i64);
+    let tk = _mm256_set1_epi64x(top.key as i64);
     let zero = _mm256_setzero_si256();
     for q in 0..quads {
         // The last group's lanes past `n` are padding: never kept.

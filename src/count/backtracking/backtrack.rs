@@ -9,12 +9,6 @@ use super::rotational;
 use super::task::{Task, TaskKind};
 use crate::error::Result;
 
-/// The most tasks a batch for the GPU takes ([`Counter::launch`]): with
-/// [`super::kernel::gpu::HOST_ROWS`] rows placed on the host, about 10^5 to 10^6 subtrees at
-/// N = 18 to 21, a GPU thread each (an H100 runs about 2.7 × 10^5 threads at once). A guess
-/// until `scripts/gpu-device.sh` measures it.
-pub const GPU_BATCH: usize = 256;
-
 /// Free rows searched to estimate a task's work.
 pub const ESTIMATE_ROWS: usize = 3;
 
@@ -98,9 +92,8 @@ impl Counter for Backtrack {
         }
     }
 
-    /// On the GPU a call is a launch: batches of up to [`GPU_BATCH`] tasks, each a few
-    /// thousand subtrees, so that a launch fills the GPU.
+    /// On the GPU a call is a launch ([`Kernel::launch_size`]).
     fn launch(&self) -> Option<usize> {
-        (self.kernel == Kernel::Gpu).then_some(GPU_BATCH)
+        self.kernel.launch_size()
     }
 }

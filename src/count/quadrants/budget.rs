@@ -8,8 +8,8 @@ use super::matcher::sieve::Sieve;
 use super::matcher::{Matcher, BLOCK, SPARE_BYTES};
 use super::memo::Memo;
 use super::plan::{Layout, QTask, RowSet};
-use super::quarter::{self, rows, Quarter, SliceSet, TABLE_MAX_N};
-use super::rowset::Pieces;
+use super::quarter::{self, rows, Quarter, QuarterSlices, TABLE_MAX_N};
+use super::scratch::Pieces;
 use crate::count::memory;
 use crate::error::{Error, Result};
 
@@ -141,7 +141,7 @@ impl Sizes<'_> {
         // Without a table each sampled row set's slices are built to be measured: fewer.
         let sampled = if self.slices { SLICES_SAMPLED } else { SAMPLED };
         let tasks = self.layout.tasks() as u64 - 1;
-        let mut slices = SliceSet::default();
+        let mut slices = QuarterSlices::default();
         let (halves, held) = (0..sampled as u64)
             .map(|i| i * tasks / sampled as u64)
             .filter_map(|t| match self.layout.task(t) {
@@ -235,7 +235,7 @@ impl Sizes<'_> {
 
     /// An upper bound of the half-boards on `rows` with the half's free columns `free`: the
     /// pairs of north and south quarter placements before their diagonals are compared.
-    fn side_bound(&self, slices: &SliceSet, rows_of: u32, free: u32) -> u64 {
+    fn side_bound(&self, slices: &QuarterSlices, rows_of: u32, free: u32) -> u64 {
         let [north, south] = self.layout.geometry.quarter_rows(rows_of);
         let table = self.table.filter(|_| !self.slices);
         let (top, bottom) = (rows(table, slices, north), rows(table, slices, south));
@@ -248,7 +248,7 @@ impl Sizes<'_> {
 
     /// Upper bounds of the east and the west half-boards of a row set (its slices built in
     /// `slices` when there is no table).
-    fn sides_bound(&self, slices: &mut SliceSet, r: &RowSet) -> (u64, u64) {
+    fn sides_bound(&self, slices: &mut QuarterSlices, r: &RowSet) -> (u64, u64) {
         let g = self.layout.geometry;
         let mid = &self.layout.middles[r.middle as usize];
         let west = mid.rows & !r.east;

@@ -7,7 +7,8 @@ use super::geometry::ColumnSets;
 use super::halves::HalfBoards;
 use super::plan::{applies, Layout, Part, QTask, RowSet};
 use super::quarter::{Quarter, TABLE_MAX_N};
-use super::rowset::{with_scratch, Pieces, RowSets};
+use super::rowset::RowSets;
+use super::scratch::{with_scratch, Pieces};
 use crate::count::algorithm::Algorithm;
 use crate::count::arch::Build;
 use crate::count::backtracking::rotational;
@@ -76,7 +77,7 @@ pub struct Settings {
     /// The richest build to run in: the richest this CPU has up to this one (`None`: the
     /// richest), so that a CPU with AVX-512 can measure the AVX2 build too.
     pub build: Option<BuildCap>,
-    /// The plan N = 27 and 28 had before the record plan ([`RECORD_PLAN_N`](super::tasksize::RECORD_PLAN_N)):
+    /// The plan N = 27 and 28 had before the record plan ([`RECORD_PLAN_N`](super::plan::tasksize::RECORD_PLAN_N)):
     /// what their earlier files were counted in. Readers choose it themselves from a file's
     /// fingerprint ([`Settings::for_plan`]).
     pub previous: bool,

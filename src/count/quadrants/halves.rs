@@ -6,10 +6,10 @@
 
 use super::geometry::{ColumnSets, Geometry, Middle};
 use super::join::{keep_fitting, Projection, QuarterList};
-use super::memo::Memo;
-use super::quarter::{rows, Quarter, SliceSet};
+use super::memo::{Memo, Owner};
+use super::quarter::{rows, Quarter, QuarterSlices};
 use super::transposes::{slots, Halves, Targets};
-use crate::count::arch::{Build, Candidates, PerBuild, Simd};
+use crate::count::arch::{Build, Candidates, PerBuild, Simd, Top};
 
 /// One side of a row set, to be built into half-boards ([`HalfBoards::make`]).
 #[derive(Debug, Clone, Copy)]
@@ -47,12 +47,7 @@ impl Side<'_> {
     /// [`Halves`] and marks, and their copy's slot ([`super::transposes::slots`]); none with
     /// `k = 0` where `long_only`.
     fn targets(&self, g: &Geometry, cols: u32) -> Targets {
-        let mut t = slots(
-            (g.h, g.key_bits()),
-            (self.east, self.split),
-            cols,
-            self.turn,
-        );
+        let mut t = slots(g.h, g.key_bits(), self.east, self.split, cols, self.turn);
         if self.long_only {
             t[0] = (None, None);
         }
@@ -97,14 +92,21 @@ pub(super) struct HalfBoards<'a> {
 /// one; without a split all are in the first).
 type ByLongDiagonal<'a> = [Candidates<'a>; 2];
 
+/// How far a quadrant's quarters move their local diagonals to the board's.
+#[derive(Debug, Clone, Copy)]
+struct Shifts {
+    d1: u32,
+    d2: u32,
+}
+
 /// Where a side's quarters land and what they must miss: the parts of a [`Projection`]
 /// common to its north and south quadrants, their shifts, and the split of the long
 /// diagonals.
 struct Frame {
     base: Projection,
-    /// Shifts of the north quarters' `d1` and `d2`, and of the south ones'.
-    north: (u32, u32),
-    south: (u32, u32),
+    /// Shifts of the north quarters' diagonals, and of the south ones'.
+    north: Shifts,
+    south: Shifts,
     /// With a split: the south quarters by their queen on the anti-diagonal (of `D1`), the
     /// north ones by theirs on the main diagonal (of `D2`).
     on_south: Option<(bool, u32)>,
@@ -138,19 +140,22 @@ impl Frame {
                 middle_d1: side.mid.d1,
                 middle_d2: side.mid.d2,
             },
-            north: (c0, n - h - c0),
-            south: (b1, b2),
+            north: Shifts {
+                d1: c0,
+                d2: n - h - c0,
+            },
+            south: Shifts { d1: b1, d2: b2 },
             on_south: side.split.then_some((true, long)),
             on_north: side.split.then_some((false, long)),
         }
     }
 
-    /// The projection of the quadrant whose quarters shift by `(d1, d2)`.
+    /// The projection of the quadrant whose quarters shift by `by`.
     #[inline(always)]
-    fn at(&self, (shift_d1, shift_d2): (u32, u32)) -> Projection {
+    fn at(&self, by: Shifts) -> Projection {
         Projection {
-            shift_d1,
-            shift_d2,
+            shift_d1: by.d1,
+            shift_d2: by.d2,
             ..self.base
         }
     }
@@ -161,7 +166,7 @@ struct Make<'a, 'b> {
     halves: &'a HalfBoards<'a>,
     side: Side<'b>,
     buffers: &'a mut JoinBuffers,
-    slices: &'a SliceSet,
+    slices: &'a QuarterSlices,
     out: &'a mut Halves,
     from: usize,
     cap: Option<usize>,
@@ -201,7 +206,7 @@ impl HalfBoards<'_> {
         build: Build,
         side: Side,
         buffers: &mut JoinBuffers,
-        slices: &SliceSet,
+        slices: &QuarterSlices,
         out: &mut Halves,
         from: usize,
         cap: Option<usize>,
@@ -259,7 +264,7 @@ impl HalfBoards<'_> {
                     let base = usize::from(side.east) << 1;
                     let slot =
                         |q: usize, r: u32, c: u32| (base + q) << (2 * h) | (r << h | c) as usize;
-                    b.memo.begin((plan, middle), 4 << (2 * h), memo_cap);
+                    b.memo.begin(Owner { plan, middle }, 4 << (2 * h), memo_cap);
                     b.memo
                         .room(top.len() + bottom.len(), if side.split { 2 } else { 1 });
                     let low =
@@ -281,7 +286,7 @@ impl HalfBoards<'_> {
             join_by_class(simd, north_kept, south_kept, targets, out);
         }
         #[cfg(test)]
-        if super::faults::is(super::faults::Fault::DropHalfBoard) {
+        if super::tests::faults::is(super::tests::faults::Fault::DropHalfBoard) {
             if let Some(v) = out.iter_mut().find(|v| !v.is_empty()) {
                 v.remove(0);
             }
@@ -312,7 +317,7 @@ fn join_by_class<S: Simd>(
             let start = out[slot].len();
             let o = &mut out[slot];
             for (&mt, &kt) in tops.meets[..tops.len].iter().zip(tops.keys) {
-                simd.join((mt, kt), kept, o);
+                simd.join(Top { meet: mt, key: kt }, kept, o);
             }
             if let Some(copy) = copy {
                 // A copy's slot always follows the main ones.
@@ -343,7 +348,7 @@ mod tests {
             let layout = Layout::new(n);
             let g = layout.geometry;
             let (table, column_sets) = (Quarter::new(g.h), ColumnSets::new(g.h));
-            let slices = SliceSet::default();
+            let slices = QuarterSlices::default();
             // Each build keeps its own buffers across the row sets, as a worker does (the
             // memo's entries are reused).
             let mut buffers: Vec<JoinBuffers> = builds.iter().map(|_| Default::default()).collect();

@@ -169,11 +169,11 @@ pub fn fit_into(
 
 #[cfg(test)]
 mod tests {
-    use crate::count::arch::{testing::each_build, Candidates, PerBuild, Simd};
+    use crate::count::arch::{testing::each_build, Candidates, PerBuild, Simd, Top};
 
     /// One north quarter joined with south ones, through a build.
     struct Join<'a> {
-        top: (u64, u64),
+        top: Top,
         south: Candidates<'a>,
         out: Vec<u64>,
     }
@@ -217,7 +217,7 @@ mod tests {
             let (meets, keys) = (pad(&meets), pad(&keys));
             let got = each_build("join", &super::super::builds(), |build| {
                 build.run(Join {
-                    top: (tm, tk),
+                    top: Top { meet: tm, key: tk },
                     south: Candidates {
                         meets: &meets,
                         keys: &keys,

@@ -12,7 +12,7 @@ use crate::count::arch::Candidates;
 #[derive(Debug, Default)]
 pub struct Memo {
     /// The configuration the entries are for.
-    owner: Option<(u64, u32)>,
+    owner: Option<Owner>,
     /// Per slot (quadrant and quarter list): where its kept quarters start in the arena
     /// (`u32::MAX`: not filtered yet) and how many there are of each class (those without a
     /// queen on the split diagonal, then those with one; all in the first without a split).
@@ -24,15 +24,28 @@ pub struct Memo {
     cap: usize,
 }
 
+/// Whose entries a memo holds: a plan's unique id and a middle configuration of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner {
+    pub plan: u64,
+    pub middle: u32,
+}
+
+/// Where a filtered list of quarters lies in the memo's arena: from `at`, `len` of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored {
+    pub at: usize,
+    pub len: usize,
+}
+
 impl Memo {
     /// Bytes a memo of `slots` slots and `cap` quarters holds at most.
     pub fn bytes_for(slots: usize, cap: usize) -> usize {
         slots * 12 + (cap + 8) * 16
     }
 
-    /// Keeps the entries if they are `owner`'s (a plan's unique id and a middle configuration
-    /// of it), else empties the memo for `owner`.
-    pub fn begin(&mut self, owner: (u64, u32), slots: usize, cap: usize) {
+    /// Keeps the entries if they are `owner`'s, else empties the memo for `owner`.
+    pub fn begin(&mut self, owner: Owner, slots: usize, cap: usize) {
         if self.owner != Some(owner) || self.slots.len() != slots {
             self.owner = Some(owner);
             self.cap = cap;
@@ -72,7 +85,7 @@ impl Memo {
         quarters: &[[u32; 2]],
         l: Projection,
         split: Option<(bool, u32)>,
-    ) -> [(usize, usize); 2] {
+    ) -> [Stored; 2] {
         let [start, k0, k1] = self.slots[slot];
         let (at, k0, k1) = if start != u32::MAX {
             (start as usize, k0 as usize, k1 as usize)
@@ -101,13 +114,19 @@ impl Memo {
             self.slots[slot] = [at as u32, kept[0] as u32, kept[1] as u32];
             (at, kept[0], kept[1])
         };
-        [(at, k0), (at + k0, k1)]
+        [
+            Stored { at, len: k0 },
+            Stored {
+                at: at + k0,
+                len: k1,
+            },
+        ]
     }
 
     /// The quarters of a range [`Memo::fit`] returned, as candidates for a join (padded to a
     /// multiple of four as [`super::join::QuarterList::candidates`]).
     #[inline(always)]
-    pub fn get(&self, (at, len): (usize, usize)) -> Candidates<'_> {
+    pub fn get(&self, Stored { at, len }: Stored) -> Candidates<'_> {
         // The arena had room for the whole list and 4 more when the range was filtered.
         let end = at + len.next_multiple_of(4);
         Candidates {

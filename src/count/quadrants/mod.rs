@@ -33,37 +33,33 @@
 //! counters), [`rowset`] (counting one row set), [`budget`] (memory and work estimates),
 //! [`counter`] (the [`Quadrants`] counter that ties them, and its [`Settings`]; [`heap`] keeps the
 //! C library's heap from handing freed memory back between row sets), and
-//! [`recount`] (the same tasks by backtracking, for audits), [`slice`](mod@slice) (small exact parts of
-//! a task, counted both ways, for audits that scale). Vector code is reached through
+//! [`audit`] (the same tasks by backtracking, and small exact parts of a task counted both
+//! ways, for audits that scale). Vector code is reached through
 //! [`crate::count::arch`]. This file only declares them.
 
+pub mod audit;
 mod budget;
-mod combinations;
 mod counter;
-#[cfg(test)]
-mod faults;
 mod geometry;
 mod halves;
 mod heap;
 mod join;
-mod matcher;
+pub(crate) mod matcher;
 mod memo;
 mod pairs;
 mod plan;
 mod quarter;
-mod recount;
 mod rowset;
-pub mod slice;
-mod tasksize;
+mod scratch;
 #[cfg(test)]
 mod tests;
 mod transposes;
 
+pub use self::audit::recount::Backtracked;
 pub use self::counter::{builds, BuildCap, Quadrants, Settings, MOST_PARTS};
 pub use self::heap::{keep_freed_memory, keep_heap_pieces, HEAP_PIECES_FROM};
 pub use self::matcher::leaves;
-#[cfg(feature = "gpu")]
-pub use self::matcher::leaves_device;
+#[cfg(feature = "probe")]
+pub use self::matcher::probe;
 pub use self::plan::{applies, MAX_N, MIN_N};
 pub use self::quarter::TABLE_MAX_N;
-pub use self::recount::Backtracked;

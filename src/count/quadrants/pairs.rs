@@ -5,7 +5,8 @@
 //! what [`Weights`] says (an even board's by their queens on the long diagonals and, where
 //! the transposes are used, by their north columns: [`super::transposes`]).
 
-use super::matcher::leaves;
+#[cfg(feature = "probe")]
+use super::matcher::probe;
 use super::matcher::sieve::{cost, count_disjoint, Shaped, Sieve};
 use super::transposes::{Halves, Weights, EAST_SLOTS, SLOTS};
 use crate::count::arch::Build;
@@ -36,19 +37,21 @@ fn queries_of(west: &Halves, weights: &Weights, e: usize) -> usize {
 #[derive(Debug)]
 pub(super) struct Sieves([Option<Sieve>; EAST_SLOTS]);
 
+/// A row set's two sides: its east and its west half-boards, by slot.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sides<'a> {
+    pub east: &'a Halves,
+    pub west: &'a Halves,
+}
+
 /// [`Sieves`] shaped, their tables not yet built ([`Shaped::table_bytes`]).
 pub(super) struct Shapes([Option<Shaped>; EAST_SLOTS]);
 
 impl Shapes {
     /// The east half-boards `east` shaped for matching, each slot on its sample of `west`
     /// ([`sample`]) for `of` times the queries of `west` that weigh with it.
-    pub fn new(
-        build: Build,
-        bits: u32,
-        (east, west): (&Halves, &Halves),
-        weights: &Weights,
-        of: usize,
-    ) -> Shapes {
+    pub fn new(build: Build, bits: u32, sides: Sides, weights: &Weights, of: usize) -> Shapes {
+        let Sides { east, west } = sides;
         Shapes(std::array::from_fn(|e| {
             let weighs = weights[e].iter().any(|&w| w != 0);
             (weighs && !east[e].is_empty()).then(|| {
@@ -101,18 +104,14 @@ pub(super) fn match_odd(build: Build, bits: u32, east: &[u64], west: &[u64]) -> 
 /// `weights`: for each east slot, its half-boards stored and the west slots that weigh with
 /// it matched against them, or, when the sieve's cost model says so (large west slots), each
 /// such west slot stored and the east slot's half-boards matched against it.
-pub(super) fn match_even(
-    build: Build,
-    bits: u32,
-    (east, west): (&Halves, &Halves),
-    weights: &Weights,
-) -> u128 {
+pub(super) fn match_even(build: Build, bits: u32, sides: Sides, weights: &Weights) -> u128 {
+    let Sides { east, west } = sides;
     (0..EAST_SLOTS)
         .map(|e| {
             let slots = (0..SLOTS).filter(|&w| weights[e][w] != 0 && !west[w].is_empty());
             let west_stored: f64 = slots.map(|w| cost(west[w].len(), east[e].len())).sum();
             let store_west = west_stored < cost(east[e].len(), queries_of(west, weights, e));
-            match_slot(build, bits, (east, west), weights, e, store_west)
+            match_slot(build, bits, sides, weights, e, store_west)
         })
         .sum()
 }
@@ -121,11 +120,12 @@ pub(super) fn match_even(
 fn match_slot(
     build: Build,
     bits: u32,
-    (east, west): (&Halves, &Halves),
+    sides: Sides,
     weights: &Weights,
     e: usize,
     store_west: bool,
 ) -> u128 {
+    let Sides { east, west } = sides;
     if east[e].is_empty() {
         return 0;
     }
@@ -137,43 +137,15 @@ fn match_slot(
     }
     let expected = queries_of(west, weights, e);
     let shaped = Sieve::shape(build, &east[e], sample(west, weights, e), expected, bits);
-    if leaves::tapping() {
-        return tapped_slot(
-            shaped,
-            east[e].len(),
-            slots.map(|w| (weights[e][w], &west[w])),
-        );
+    #[cfg(feature = "probe")]
+    if probe::probing() {
+        let slots = slots.map(|w| (weights[e][w], &west[w]));
+        return probe::count_offering(shaped, east[e].len(), slots);
     }
     let sieve = shaped.build();
     slots
         .map(|w| weights[e][w] * u128::from(sieve.count(&west[w])))
         .sum()
-}
-
-/// [`match_slot`]'s count through `shaped` of the west slots `slots` (weight, queries), each
-/// slot's leaf work offered to the thread's tap ([`leaves::offer`]).
-fn tapped_slot<'a>(
-    shaped: Shaped,
-    stored: usize,
-    slots: impl Iterator<Item = (u128, &'a Vec<u64>)>,
-) -> u128 {
-    let slots: Vec<_> = slots.collect();
-    let works: Vec<_> = slots.iter().map(|(_, q)| shaped.leaf_work(q)).collect();
-    let sieve = shaped.build();
-    let mut total = 0;
-    for ((weight, queries), work) in slots.into_iter().zip(works) {
-        let start = std::time::Instant::now();
-        let found = sieve.count(queries);
-        leaves::offer(leaves::Tapped {
-            work,
-            stored,
-            queries: queries.len(),
-            found,
-            cpu_seconds: start.elapsed().as_secs_f64(),
-        });
-        total += weight * u128::from(found);
-    }
-    total
 }
 
 #[cfg(test)]
@@ -212,7 +184,10 @@ mod tests {
             for (open, turned) in [0, 1, 2].into_iter().flat_map(|o| [(o, false), (o, true)]) {
                 let w = weights(true, open, turned);
                 let slot = |e: usize| (0..SLOTS).map(|k| w[e][k] * plain[e][k]).sum::<u128>();
-                let sides = (&east, &west);
+                let sides = Sides {
+                    east: &east,
+                    west: &west,
+                };
                 for e in 0..EAST_SLOTS {
                     for store_west in [false, true] {
                         let got = match_slot(build, bits, sides, &w, e, store_west);

@@ -10,7 +10,7 @@
 pub const MAX_H: u32 = 11;
 
 /// The largest board counted with a whole quarter table ([`MAX_H`] wide); larger boards build
-/// the slices of the table each row set reads ([`Slice`]).
+/// the slices of the table each row set reads ([`QuarterSlice`]).
 pub const TABLE_MAX_N: u32 = 2 * MAX_H + 1;
 
 /// The placements of an `h`×`h` quarter, grouped by (rows, columns).
@@ -128,7 +128,7 @@ fn placements(h: u32) -> usize {
 /// row set reads, built on its own when no whole table is kept (boards past
 /// [`MAX_H`]` × 2 + 1`). Its buffers are kept and refilled for the next mask.
 #[derive(Debug, Clone, Default)]
-pub struct Slice {
+pub struct QuarterSlice {
     h: u32,
     rows: u32,
     /// `start[cols]..start[cols + 1]`: the placements using exactly the columns `cols`.
@@ -136,7 +136,7 @@ pub struct Slice {
     diags: Vec<[u32; 2]>,
 }
 
-impl Slice {
+impl QuarterSlice {
     /// Refills the slice with the placements using exactly the rows `rows` of an `h`×`h`
     /// quarter (`h` up to 16).
     pub fn build(&mut self, h: u32, rows: u32) {
@@ -178,7 +178,7 @@ pub enum Rows<'a> {
     /// The table's placements on rows `.1`.
     Table(&'a Quarter, u32),
     /// A slice built for its rows.
-    Slice(&'a Slice),
+    QuarterSlice(&'a QuarterSlice),
 }
 
 impl<'a> Rows<'a> {
@@ -187,7 +187,7 @@ impl<'a> Rows<'a> {
     pub fn get(self, cols: u32) -> &'a [[u32; 2]] {
         match self {
             Rows::Table(q, rows) => q.get(rows, cols),
-            Rows::Slice(s) => {
+            Rows::QuarterSlice(s) => {
                 let c = cols as usize;
                 &s.diags[s.start[c] as usize..s.start[c + 1] as usize]
             }
@@ -200,7 +200,7 @@ impl<'a> Rows<'a> {
     pub fn len_of(self, cols: u32) -> usize {
         match self {
             Rows::Table(q, rows) => q.len_of(rows, cols),
-            Rows::Slice(_) => self.get(cols).len(),
+            Rows::QuarterSlice(_) => self.get(cols).len(),
         }
     }
 }
@@ -208,10 +208,10 @@ impl<'a> Rows<'a> {
 /// The placements of the rows `mask` of a plan: the whole `table`'s when the plan keeps one,
 /// else the worker's slice of them (prepared in `slices`).
 #[inline]
-pub fn rows<'a>(table: Option<&'a Quarter>, slices: &'a SliceSet, mask: u32) -> Rows<'a> {
+pub fn rows<'a>(table: Option<&'a Quarter>, slices: &'a QuarterSlices, mask: u32) -> Rows<'a> {
     match table {
         Some(t) => Rows::Table(t, mask),
-        None => Rows::Slice(slices.get(mask)),
+        None => Rows::QuarterSlice(slices.get(mask)),
     }
 }
 
@@ -219,13 +219,13 @@ pub fn rows<'a>(table: Option<&'a Quarter>, slices: &'a SliceSet, mask: u32) -> 
 /// rows masks), a slice kept while the next row set reads the same rows (the south masks
 /// change slowly in the row sets' order).
 #[derive(Debug, Default)]
-pub struct SliceSet {
+pub struct QuarterSlices {
     /// The quarters' width the slices are for (a worker may count several boards).
     h: u32,
-    slices: Vec<Slice>,
+    slices: Vec<QuarterSlice>,
 }
 
-impl SliceSet {
+impl QuarterSlices {
     /// Makes sure the slices of every mask in `masks` are held, rebuilding others' buffers.
     pub fn prepare(&mut self, h: u32, masks: [u32; 4]) {
         if self.h != h {
@@ -233,7 +233,7 @@ impl SliceSet {
             self.slices.clear();
         }
         if self.slices.len() < 4 {
-            self.slices.resize_with(4, Slice::default);
+            self.slices.resize_with(4, QuarterSlice::default);
             for (s, &m) in self.slices.iter_mut().zip(&masks) {
                 s.build(h, m);
             }
@@ -258,7 +258,7 @@ impl SliceSet {
     }
 
     /// The slice of `rows` (prepared).
-    pub fn get(&self, rows: u32) -> &Slice {
+    pub fn get(&self, rows: u32) -> &QuarterSlice {
         self.slices
             .iter()
             .find(|s| s.rows() == rows)
@@ -267,7 +267,7 @@ impl SliceSet {
 
     /// Memory the slices hold, in bytes.
     pub fn bytes(&self) -> usize {
-        self.slices.iter().map(Slice::bytes).sum()
+        self.slices.iter().map(QuarterSlice::bytes).sum()
     }
 }
 
@@ -406,13 +406,13 @@ mod tests {
     fn slices_hold_what_the_table_holds() {
         for h in 1..=6u32 {
             let q = Quarter::new(h);
-            let mut s = Slice::default();
+            let mut s = QuarterSlice::default();
             for rows in 0..1u32 << h {
                 s.build(h, rows);
                 assert_eq!(s.rows(), rows);
                 for cols in 0..1u32 << h {
                     let mut a = Rows::Table(&q, rows).get(cols).to_vec();
-                    let mut b = Rows::Slice(&s).get(cols).to_vec();
+                    let mut b = Rows::QuarterSlice(&s).get(cols).to_vec();
                     a.sort_unstable();
                     b.sort_unstable();
                     assert_eq!(a, b, "h={h} rows={rows:b} cols={cols:b}");

@@ -7,94 +7,13 @@
 //! parts ([`Stored`]).
 
 use super::geometry::Middle;
-use super::halves::{HalfBoards, JoinBuffers, Side};
-use super::pairs::{self, Shapes, Sieves};
+use super::halves::{HalfBoards, Side};
+use super::pairs::{self, Shapes, Sides, Sieves};
 use super::plan::{Layout, Part, RowSet};
-use super::quarter::SliceSet;
+use super::quarter::QuarterSlices;
+use super::scratch::{held, total, Pieces, Scratch, SliceNorth, Stored, StoredKey, Weighed};
 use super::transposes::{joined, weights, Halves, Weights, MARKS};
 use crate::count::arch::Build;
-
-/// How much of one row set a worker holds at once. It changes no count, no task and nothing
-/// a file records. The default holds a row set whole.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct Pieces {
-    /// The most half-boards of a side in one piece: a row set with a larger side is counted
-    /// in pieces, its west side built in pieces of this many, its stored east side in pieces
-    /// sized by their tables within `room` (the first of this many). `None`: one piece.
-    pub halves: Option<usize>,
-    /// The bytes a worker's half-boards, sieve and lists may hold when a row set is counted
-    /// in pieces: a stored piece whose tables would pass it is built again smaller. `None`:
-    /// unlimited.
-    pub room: Option<u64>,
-}
-
-/// A worker's buffers, kept from one row set to the next (no allocation, no zero-filling per
-/// row set).
-#[derive(Debug, Default)]
-pub(super) struct Scratch {
-    /// The quarters kept for a join.
-    join: JoinBuffers,
-    /// The east half-boards, by slot ([`Halves`]).
-    east: Halves,
-    /// The west half-boards, by slot.
-    west: Halves,
-    /// The quarter slices of the current row set (boards counted without a whole table).
-    slices: SliceSet,
-    /// The east half-boards of the row set whose parts the worker counts.
-    stored: Option<Stored>,
-    /// The row set ([`Stored::key`]) whose sides were found too large for one piece: its
-    /// parts are counted in pieces without trying to keep its east side again.
-    unfit: Option<(u64, u16, u32)>,
-}
-
-thread_local! {
-    /// This worker's buffers, while no row set holds them ([`with_scratch`]).
-    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
-}
-
-/// Runs `f` with this worker's buffers, taken out of the thread's keeping while it runs, so
-/// that `f` may spread its work over the rayon pool: a worker that waits inside it and takes
-/// another row set's work meanwhile finds no buffers held and takes fresh ones (the first
-/// back is kept, the other dropped), instead of a borrow already held.
-pub(super) fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
-    let mut s = SCRATCH.take().unwrap_or_default();
-    let out = f(&mut s);
-    // A thread that is exiting has nowhere to keep them: they are freed.
-    let _ = SCRATCH.try_with(|kept| {
-        let other = kept.take();
-        kept.set(Some(other.unwrap_or(s)));
-    });
-    out
-}
-
-/// A row set's east half-boards, stored for matching, kept by a worker while it counts the
-/// row set's parts ([`Part`]): built once for all of them.
-#[derive(Debug)]
-struct Stored {
-    /// The plan ([`RowSets::plan`]), middle configuration and east rows of the row set.
-    key: (u64, u16, u32),
-    sieves: Sieves,
-    /// How many east half-boards it holds.
-    halves: u64,
-}
-
-/// Stored pieces built again smaller ([`RowSets::store_piece`]): how the tests know they
-/// reached that path.
-#[cfg(test)]
-pub(super) static REBUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// The bytes the west half-boards `b` hold, with the sieve's lists of them as it counts
-/// (about three times the queries).
-fn held(b: &Halves) -> u64 {
-    b.iter()
-        .map(|v| v.capacity() * 8 + v.len() * 24)
-        .sum::<usize>() as u64
-}
-
-/// How many half-boards `b` holds.
-fn total(b: &Halves) -> usize {
-    b.iter().map(Vec::len).sum()
-}
 
 /// What counting a plan's row sets reads, shared by its workers.
 #[derive(Debug, Clone, Copy)]
@@ -134,7 +53,7 @@ impl RowSets<'_> {
         let w = self.weights(r);
         let (found, built) = if east_left.is_none() && west_left.is_none() {
             let found = if g.even() {
-                pairs::match_even(self.build, self.bits(), (&a, &b), &w)
+                pairs::match_even(self.build, self.bits(), Sides { east: &a, west: &b }, &w)
             } else {
                 pairs::match_odd(self.build, g.key_bits(), &a[0], &b[0])
             };
@@ -232,7 +151,7 @@ impl RowSets<'_> {
 
     /// Makes sure the worker holds the quarter slices row set `r` reads (on boards counted
     /// without a whole table).
-    fn prepare_slices(&self, r: &RowSet, slices: &mut SliceSet) {
+    fn prepare_slices(&self, r: &RowSet, slices: &mut QuarterSlices) {
         if self.halves.table.is_none() {
             let g = self.layout.geometry;
             let west = self.layout.middles[r.middle as usize].rows & !r.east;
@@ -258,7 +177,11 @@ impl RowSets<'_> {
         s: &mut Scratch,
     ) -> Option<(u128, u64)> {
         let first = part.index == 0;
-        let key = (self.plan, r.middle, r.east);
+        let key = StoredKey {
+            plan: self.plan,
+            middle: r.middle,
+            east_rows: r.east,
+        };
         if s.unfit == Some(key) {
             return None;
         }
@@ -277,7 +200,17 @@ impl RowSets<'_> {
         }
         let w = self.weights(r);
         let stored = if west_left.is_none() {
-            self.store_east(key, east, (&b, &w), part.of as usize, cap, s)
+            self.store_east(
+                key,
+                east,
+                Weighed {
+                    queries: &b,
+                    weights: &w,
+                },
+                part.of as usize,
+                cap,
+                s,
+            )
         } else {
             None
         };
@@ -302,7 +235,7 @@ impl RowSets<'_> {
         &self,
         r: &RowSet,
         part: Part,
-        (at, north): (usize, [u32; 2]),
+        SliceNorth { at, north }: SliceNorth,
         s: &mut Scratch,
     ) -> u128 {
         let east_mid = self.east_middle(r);
@@ -312,7 +245,11 @@ impl RowSets<'_> {
             "column set {at} outside the part's {run:?}"
         );
         self.prepare_slices(r, &mut s.slices);
-        let key = (self.plan, r.middle, r.east);
+        let key = StoredKey {
+            plan: self.plan,
+            middle: r.middle,
+            east_rows: r.east,
+        };
         if s.stored.as_ref().is_some_and(|x| x.key != key) {
             s.stored = None;
         }
@@ -331,26 +268,41 @@ impl RowSets<'_> {
             ..west
         };
         self.make(one, s, &mut slice, at, None);
-        let found = match cap {
-            None => {
-                let stored = self.store_east(key, east, (&b, &w), part.of as usize, None, s);
-                let stored = stored.expect("no cap, one piece");
-                stored.sieves.weighed(&slice, &w)
-            }
-            Some(cap) => {
-                let mut a = std::mem::take(&mut s.east);
-                let (mut found, mut next, mut target) = (0, Some(0), cap);
-                while let Some(from) = next {
-                    let sieves;
-                    (next, sieves) = self.store_piece(east, s, &mut a, from, &mut target, (&b, &w));
-                    found += sieves.weighed(&slice, &w);
-                }
-                s.east = a;
-                found
-            }
+        let queries = Weighed {
+            queries: &b,
+            weights: &w,
         };
+        let found = self.match_slice(key, east, queries, part, &slice, s);
         s.west = b;
         found * r.weight as u128
+    }
+
+    /// [`RowSets::count_slice`]'s match: the slice's west half-boards against the part's east
+    /// side, stored whole, or piece by piece where the worker holds pieces.
+    fn match_slice(
+        &self,
+        key: StoredKey,
+        east: Side,
+        queries: Weighed,
+        part: Part,
+        slice: &Halves,
+        s: &mut Scratch,
+    ) -> u128 {
+        let w = queries.weights;
+        let Some(cap) = self.pieces.halves else {
+            let stored = self.store_east(key, east, queries, part.of as usize, None, s);
+            let stored = stored.expect("no cap, one piece");
+            return stored.sieves.weighed(slice, w);
+        };
+        let mut a = std::mem::take(&mut s.east);
+        let (mut found, mut next, mut target) = (0, Some(0), cap);
+        while let Some(from) = next {
+            let sieves;
+            (next, sieves) = self.store_piece(east, s, &mut a, from, &mut target, queries);
+            found += sieves.weighed(slice, w);
+        }
+        s.east = a;
+        found
     }
 
     /// The east half-boards of the row set `key` names ([`Stored::key`]), kept by the worker
@@ -359,9 +311,12 @@ impl RowSets<'_> {
     /// `None` when they pass `cap` half-boards (one piece).
     fn store_east<'s>(
         &self,
-        key: (u64, u16, u32),
+        key: StoredKey,
         east: Side,
-        (queries, w): (&Halves, &Weights),
+        Weighed {
+            queries,
+            weights: w,
+        }: Weighed,
         of: usize,
         cap: Option<usize>,
         s: &'s mut Scratch,
@@ -374,7 +329,16 @@ impl RowSets<'_> {
                 return None;
             }
             let bits = self.bits();
-            let shapes = Shapes::new(self.build, bits, (&a, queries), w, of);
+            let shapes = Shapes::new(
+                self.build,
+                bits,
+                Sides {
+                    east: &a,
+                    west: queries,
+                },
+                w,
+                of,
+            );
             s.stored = Some(Stored {
                 key,
                 sieves: shapes.build(),
@@ -409,7 +373,17 @@ impl RowSets<'_> {
             b.iter_mut().for_each(Vec::clear);
             let mut query_from = self.make(west, s, b, from[1], cap);
             let sieves;
-            (stored_from, sieves) = self.store_piece(east, s, a, at, &mut target, (b, w));
+            (stored_from, sieves) = self.store_piece(
+                east,
+                s,
+                a,
+                at,
+                &mut target,
+                Weighed {
+                    queries: b,
+                    weights: w,
+                },
+            );
             if east_counted {
                 built += joined(a, true) as u64;
             }
@@ -441,7 +415,10 @@ impl RowSets<'_> {
         a: &mut Halves,
         at: usize,
         target: &mut usize,
-        (queries, w): (&Halves, &Weights),
+        Weighed {
+            queries,
+            weights: w,
+        }: Weighed,
     ) -> (Option<usize>, Sieves) {
         let held = held(queries);
         let mut before = None;
@@ -449,7 +426,16 @@ impl RowSets<'_> {
             a.iter_mut().for_each(Vec::clear);
             let next = self.make(east, s, a, at, Some(*target));
             let keys = total(a);
-            let shaped = Shapes::new(self.build, self.bits(), (a, queries), w, 1);
+            let shaped = Shapes::new(
+                self.build,
+                self.bits(),
+                Sides {
+                    east: a,
+                    west: queries,
+                },
+                w,
+                1,
+            );
             let tables = shaped.table_bytes() as u64;
             // The keys (as their vectors hold them) and the sieve's copy of them.
             let own = (a.iter().map(Vec::capacity).sum::<usize>() + keys) as u64 * 8;
@@ -471,7 +457,7 @@ impl RowSets<'_> {
             before = Some(keys);
             *target = (*target).min(keys.saturating_sub(1)).max(1);
             #[cfg(test)]
-            REBUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            super::scratch::REBUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
 }

@@ -90,8 +90,10 @@ fn north_key(h: u32, east: bool, cols: u32) -> u32 {
 /// transposes are used (else the east ones go to slot 0, the west ones to slot `k`); `key_bits`:
 /// the match key's width (the marks lie past it).
 pub(super) fn slots(
-    (h, key_bits): (u32, u32),
-    (east, split): (bool, bool),
+    h: u32,
+    key_bits: u32,
+    east: bool,
+    split: bool,
     cols: u32,
     turn: Option<[u32; 2]>,
 ) -> Targets {
@@ -188,8 +190,8 @@ mod tests {
             for set in 0..1u32 << (2 * h) {
                 let (west, east) = (set & 0xf, set >> h);
                 for turn in (0..1 << h).flat_map(|a| (a..1 << h).map(move |b| [a, b])) {
-                    let ws = slots((h, key_bits), (false, true), west, Some(turn));
-                    let es = slots((h, key_bits), (true, false), east, Some(turn));
+                    let ws = slots(h, key_bits, false, true, west, Some(turn));
+                    let es = slots(h, key_bits, true, false, east, Some(turn));
                     for k in 0..2 {
                         let mut got = 0;
                         let (e_main, e_tie) = es[0];

@@ -56,7 +56,7 @@ impl Mix {
 
 #[cfg(test)]
 mod tests {
-    use super::Mix;
+    use super::{Mix, Sample};
 
     /// The draw that holds only the moved places picks what a whole shuffled list picks, for
     /// any length, size and seed (so an audit's sample with a seed is the one it always was).
@@ -73,5 +73,20 @@ mod tests {
             want.sort_unstable();
             assert_eq!(Mix(seed).choose(len, k), want, "{len} {k} {seed}");
         }
+    }
+
+    #[test]
+    fn samples_are_distinct_sorted_and_seeded() {
+        let a = Mix(7).choose(100, 10);
+        assert_eq!(a, Mix(7).choose(100, 10));
+        assert_ne!(a, Mix(8).choose(100, 10));
+        assert!(a.windows(2).all(|w| w[0] < w[1]) && a.len() == 10);
+        assert_eq!(Mix(1).choose(5, 5), vec![0, 1, 2, 3, 4]);
+        assert_eq!(Sample::Share(0.01).size(10, false), 1);
+        assert_eq!(Sample::Share(1.0).size(10, false), 10);
+        assert_eq!(Sample::Tasks(50).size(10, true), 10);
+        assert_eq!(Sample::Share(0.5).size(0, false), 0);
+        assert_eq!(Sample::Default.size(114, true), 1);
+        assert_eq!(Sample::Default.size(100, false), 5);
     }
 }

@@ -2,11 +2,15 @@
 //! build (or in the file's own, or by backtracking), and slices of them counted both by the
 //! method and by backtracking ([`SliceCheck`]).
 
-use super::{file_audit, recount, Auditor, FileAudit, Mix, QuadrantRecount, Recorded, Recount};
+use super::draw::Mix;
+use super::recorded::Recorded;
+use super::recount::recount;
+use super::report::{file_audit, FewerSlices, FileAudit, QuadrantRecount, Recount, SliceCheck};
+use super::state::Auditor;
 use crate::count::arch::Build;
 use crate::count::engine::pool;
 use crate::count::memory;
-use crate::count::quadrants::slice::{self, Slice};
+use crate::count::quadrants::audit::slice::{self, Slice};
 use crate::count::quadrants::{builds, BuildCap, Quadrants, Settings};
 use crate::count::tally::Tally;
 use crate::count::{Job, Options};
@@ -14,29 +18,6 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// One slice of a recounted task, counted by the method and by backtracking.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SliceCheck {
-    /// The file whose task it is a slice of.
-    pub file: String,
-    /// The slice.
-    pub slice: Slice,
-    /// The recounted task it was drawn for, where that task has no slice that holds
-    /// solutions (one whose row sets symmetry drops, or with no solution) and another task's
-    /// slice was counted instead; `None` where it is a slice of the recounted task.
-    pub drawn_for: Option<u32>,
-    /// Its solutions by the method (through the code that counts the task).
-    pub method: u128,
-    /// Its solutions by backtracking (nothing of the method's counting).
-    pub backtracking: u128,
-    /// Whether the two agree.
-    pub agrees: bool,
-    /// Seconds the method took.
-    pub method_seconds: f64,
-    /// Seconds the backtracking took.
-    pub backtracking_seconds: f64,
-}
 
 /// The build to recount file `f`'s tasks in: for [`QuadrantRecount::SameMethod`] the one the
 /// file records (this CPU's richest where it records none this CPU runs); else the richest
@@ -110,7 +91,7 @@ pub(super) fn recount_quadrants(
     };
     let got = recount(q.clone(), ids, opts)?;
     if how.quadrants == QuadrantRecount::OtherBuild {
-        file_slices(&q, f, ids, (how.slices, opts.resolved_threads()), a)?;
+        file_slices(&q, f, ids, how.slices, opts.resolved_threads(), a)?;
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
     Ok((got, audit))
@@ -130,11 +111,12 @@ struct Drawn {
 /// Up to `want` distinct slices of task `task`, none of them in `taken`, drawn with `mix`:
 /// each one asked for is drawn up to `draws` times ([`DRAWS`], or 1 for a task that records
 /// no solution) and counted by backtracking, and the first that holds solutions is kept (the
-/// last drawn where none does). Fewer where the draws find no more distinct slices (a task
+/// last drawn where none does). FewerSlices where the draws find no more distinct slices (a task
 /// with few row sets and placements).
 fn draw_task(
     q: &Quadrants,
-    (task, draws): (u32, usize),
+    task: u32,
+    draws: usize,
     want: usize,
     mix: &mut Mix,
     taken: &[Slice],
@@ -184,7 +166,8 @@ fn file_slices(
     q: &Quadrants,
     f: &Recorded,
     ids: &[u32],
-    (per_task, threads): (usize, usize),
+    per_task: usize,
+    threads: usize,
     a: &mut Auditor,
 ) -> Result<()> {
     let with_solutions = &f.with_solutions;
@@ -193,7 +176,7 @@ fn file_slices(
         // A task that records no solution has no slice that holds one: no draws again.
         let records = with_solutions.binary_search(&task).is_ok();
         let draws = if records { DRAWS } else { 1 };
-        let mut drawn = draw_task(q, (task, draws), per_task, &mut a.mix, &taken)?;
+        let mut drawn = draw_task(q, task, draws, per_task, &mut a.mix, &taken)?;
         let mut drawn_for = None;
         // Another task's slices only where this task's can hold no solution.
         let none_here = drawn.is_empty() || !records;
@@ -202,13 +185,13 @@ fn file_slices(
                 break;
             }
             let other = with_solutions[(a.mix.next() % with_solutions.len() as u64) as usize];
-            let theirs = draw_task(q, (other, DRAWS), per_task, &mut a.mix, &taken)?;
+            let theirs = draw_task(q, other, DRAWS, per_task, &mut a.mix, &taken)?;
             if any_solutions(&theirs) {
                 (drawn, drawn_for) = (theirs, Some(task));
             }
         }
         if drawn.len() < per_task {
-            a.report.fewer.push(Fewer {
+            a.report.fewer.push(FewerSlices {
                 file: f.name.clone(),
                 task: drawn.first().map_or(task, |d| d.slice.task),
                 slices: drawn.len(),
@@ -218,21 +201,10 @@ fn file_slices(
             taken.push(d.slice.clone());
             a.report
                 .slices
-                .push(check_slice(q, (&f.name, threads), d, drawn_for)?);
+                .push(check_slice(q, &f.name, threads, d, drawn_for)?);
         }
     }
     Ok(())
-}
-
-/// A task with fewer distinct slices than asked for (all of them were counted).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Fewer {
-    /// The file (or the plan) whose task it is.
-    pub file: String,
-    /// The task.
-    pub task: u32,
-    /// The distinct slices drawn of it.
-    pub slices: usize,
 }
 
 /// Slice `d` of file `file` (drawn for task `drawn_for` where that task has none), counted by
@@ -240,7 +212,8 @@ pub struct Fewer {
 /// task's is).
 fn check_slice(
     q: &Quadrants,
-    (file, threads): (&str, usize),
+    file: &str,
+    threads: usize,
     d: Drawn,
     drawn_for: Option<u32>,
 ) -> Result<SliceCheck> {
@@ -265,7 +238,7 @@ pub struct PlanSlices {
     /// Every slice, counted both ways.
     pub slices: Vec<SliceCheck>,
     /// The tasks with fewer distinct slices than asked for.
-    pub fewer: Vec<Fewer>,
+    pub fewer: Vec<FewerSlices>,
 }
 
 /// `tasks` distinct tasks of the plan of an `n` board drawn at random (`seed`), `slices`
@@ -274,7 +247,8 @@ pub struct PlanSlices {
 /// solution taken only where too few others were found.
 pub fn slices_of_plan(
     n: u32,
-    (tasks, slices): (usize, usize),
+    tasks: usize,
+    slices: usize,
     seed: u64,
     opts: &Options,
 ) -> Result<PlanSlices> {
@@ -295,7 +269,7 @@ pub fn slices_of_plan(
         if !tried.insert(task) {
             continue;
         }
-        let drawn = draw_task(&q, (task, DRAWS), slices, &mut mix, &[])?;
+        let drawn = draw_task(&q, task, DRAWS, slices, &mut mix, &[])?;
         match (drawn.is_empty(), any_solutions(&drawn)) {
             (true, _) => {}
             (false, true) => good.push((task, drawn)),
@@ -310,7 +284,7 @@ pub fn slices_of_plan(
     };
     for (task, drawn) in good {
         if drawn.len() < slices {
-            out.fewer.push(Fewer {
+            out.fewer.push(FewerSlices {
                 file: name.clone(),
                 task,
                 slices: drawn.len(),
@@ -318,7 +292,7 @@ pub fn slices_of_plan(
         }
         for d in drawn {
             out.slices
-                .push(check_slice(&q, (&name, opts.resolved_threads()), d, None)?);
+                .push(check_slice(&q, &name, opts.resolved_threads(), d, None)?);
         }
     }
     Ok(out)

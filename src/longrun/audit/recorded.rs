@@ -6,12 +6,12 @@
 use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
-use crate::longrun::check::{Against, CheckpointCheck, ShardCheck};
-use crate::longrun::provenance::CountedBy;
-use crate::longrun::record::Done;
-use crate::longrun::runfile::RunFile;
-use crate::longrun::shard::Shard;
-use crate::longrun::stream::Records;
+use crate::longrun::distributed::shard::Shard;
+use crate::longrun::files::check::{PlanCheck, CheckpointCheck, ShardCheck};
+use crate::longrun::files::provenance::CountedBy;
+use crate::longrun::files::record::Done;
+use crate::longrun::files::runfile::RunFile;
+use crate::longrun::files::stream::Records;
 use crate::Kernel;
 use std::path::{Path, PathBuf};
 
@@ -137,7 +137,7 @@ enum Check {
 /// A file read again by the audit: checked against its plan as merge checks it, and the
 /// records of the drawn tasks kept.
 pub(super) struct Sampling<'a> {
-    against: &'a mut Against,
+    against: &'a mut PlanCheck,
     name: String,
     check: Option<Check>,
     /// The drawn ids (sorted, with where each goes in the sample).
@@ -153,7 +153,7 @@ impl Sampling<'_> {
     /// with their recorded counts (a task a sparse file leaves out recorded as nothing).
     pub(super) fn read(
         f: &Recorded,
-        against: &mut Against,
+        against: &mut PlanCheck,
         picks: &[Pick],
     ) -> Result<Vec<(u32, Tally)>> {
         let mut s = Sampling {

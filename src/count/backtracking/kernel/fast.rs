@@ -1,7 +1,8 @@
 //! The explicit-stack counter: no calls, and the last free row is counted with one popcount
 //! instead of being visited.
 
-use super::{portable_and_bmi, Found};
+use super::builds::portable_and_bmi;
+use super::found::Found;
 use crate::board::spec::Spec;
 
 portable_and_bmi!(batch);

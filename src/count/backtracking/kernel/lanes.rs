@@ -8,7 +8,8 @@
 //! their dependency chains. The only branch left in the loop is "did a lane finish its
 //! task?", taken once per task: lanes then take the next task of the batch.
 
-use super::{portable_and_bmi, Found};
+use super::builds::portable_and_bmi;
+use super::found::Found;
 use crate::board::spec::Spec;
 
 /// Searches run in lock step.

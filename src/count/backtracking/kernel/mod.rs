@@ -17,9 +17,9 @@
 //! process ([`Kernel::build`]); [`Kernel::builds`] lists every build of it this CPU runs, so
 //! the tests run them all on the same inputs.
 
+mod builds;
 pub mod fast;
 pub mod found;
-pub mod gpu;
 pub mod lanes;
 pub mod simple;
 pub mod wide;
@@ -27,8 +27,16 @@ pub mod wide;
 pub use self::found::Found;
 use crate::board::spec::Spec;
 use crate::count::arch::Build;
+use crate::count::gpu;
+use crate::error::Result;
 use crate::names::named_enum;
 use std::sync::OnceLock;
+
+/// The most tasks a batch for the GPU takes (`Counter::launch`): with
+/// [`gpu::HOST_ROWS`] rows placed on the host, about 10^5 to 10^6 subtrees at
+/// N = 18 to 21, a GPU thread each (an H100 runs about 2.7 × 10^5 threads at once). A guess
+/// until `scripts/measure/gpu-device.sh` measures it.
+pub const GPU_BATCH: usize = 256;
 
 /// Which kernel counts the tasks of the backtracking method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
@@ -45,10 +53,10 @@ pub enum Kernel {
     /// available): the default, the fastest measured (docs/PERFORMANCE.md).
     #[default]
     Wide,
-    /// On an NVIDIA GPU ([`gpu`], the `gpu` feature): each task expanded a
-    /// few rows on the host, each subtree a GPU thread, counted as `fast` counts. Its one
-    /// CPU build, the kernel's source compiled for this CPU, is what the tests run; a count
-    /// asks for the GPU first ([`gpu::available`]).
+    /// On an NVIDIA GPU (`crate::count::gpu`, the `gpu` feature): each task expanded a few
+    /// rows on the host, each subtree counted by one GPU thread as `fast` counts. Its one CPU
+    /// build, the kernel's source compiled for this CPU, is what the tests run; a count asks
+    /// for the GPU first ([`Kernel::available`]).
     Gpu,
 }
 
@@ -63,6 +71,33 @@ named_enum!(Kernel, "kernel", {
 impl Kernel {
     /// Every kernel that runs on the CPU (not [`Kernel::Gpu`]).
     pub const ALL: [Kernel; 4] = [Kernel::Simple, Kernel::Fast, Kernel::Lanes, Kernel::Wide];
+
+    /// Whether the kernel counts on a GPU.
+    pub fn is_gpu(self) -> bool {
+        self == Kernel::Gpu
+    }
+
+    /// Whether the kernel can count here: every CPU kernel can; the GPU kernel where a GPU
+    /// was found (else the one-sentence reason why not, `Error::Usage`).
+    pub fn available(self) -> Result<()> {
+        self.device().map(|_| ())
+    }
+
+    /// The device that counts: the GPU's name for the GPU kernel (or why none can count),
+    /// `None` for the kernels that count on this CPU.
+    pub fn device(self) -> Result<Option<String>> {
+        match self {
+            Kernel::Gpu => gpu::available().map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// How many tasks one call of the kernel should take, where a call has a fixed cost
+    /// (the GPU's launch: batches of up to [`GPU_BATCH`] tasks, each a few thousand
+    /// subtrees, so that a launch fills the GPU); `None` for the CPU kernels.
+    pub fn launch_size(self) -> Option<usize> {
+        self.is_gpu().then_some(GPU_BATCH)
+    }
 
     /// Whether the kernel has a build for `build`'s features: every CPU kernel a portable and
     /// a popcnt/bmi one, `wide` also AVX2 and AVX-512F ones; `gpu` the portable one only.
@@ -99,9 +134,9 @@ impl Kernel {
 
     /// [`Kernel::count_batch`], or the error of a GPU that failed in the middle of it
     /// ([`Error::Device`](crate::Error::Device)): the CPU kernels never fail.
-    pub fn try_count_batch(self, specs: &[Spec], out: &mut [Found]) -> crate::error::Result<()> {
+    pub fn try_count_batch(self, specs: &[Spec], out: &mut [Found]) -> Result<()> {
         match self {
-            Kernel::Gpu => gpu::backend::count_batch(specs, out),
+            Kernel::Gpu => gpu::count_batch(specs, out),
             _ => {
                 self.count_batch(specs, out);
                 Ok(())
@@ -119,7 +154,7 @@ impl Kernel {
             (Kernel::Lanes, Build::Portable) => lanes::portable(specs, out),
             (Kernel::Wide, Build::Portable) => wide::portable(specs, out),
             (Kernel::Gpu, Build::Portable) => {
-                gpu::backend::count_batch(specs, out).unwrap_or_else(|e| panic!("{e}"))
+                gpu::count_batch(specs, out).unwrap_or_else(|e| panic!("{e}"))
             }
             #[cfg(target_arch = "x86_64")]
             (Kernel::Simple, Build::Bmi(t)) => simple::bmi(t, specs, out),
@@ -145,32 +180,6 @@ impl Kernel {
         out[0]
     }
 }
-
-/// Defines a kernel's portable build and (on x86-64) its popcnt/bmi build from one
-/// `#[inline(always)]` body `fn(&[Spec], &mut [Found])`, compiled once for each.
-macro_rules! portable_and_bmi {
-    ($body:path) => {
-        /// The portable build.
-        pub fn portable(specs: &[Spec], out: &mut [Found]) {
-            $body(specs, out)
-        }
-
-        /// The build with popcnt, bmi1 and bmi2 (the token proves the CPU has them).
-        #[cfg(target_arch = "x86_64")]
-        pub fn bmi(_: $crate::count::arch::Bmi, specs: &[Spec], out: &mut [Found]) {
-            /// # Safety
-            /// The CPU must have popcnt, bmi1 and bmi2.
-            #[target_feature(enable = "popcnt,bmi1,bmi2")]
-            unsafe fn body(specs: &[Spec], out: &mut [Found]) {
-                $body(specs, out)
-            }
-            // SAFETY: the token exists, so the CPU has what `body` is compiled for.
-            unsafe { body(specs, out) }
-        }
-    };
-}
-
-pub(crate) use portable_and_bmi;
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,6 @@
 //! The plain recursive bitboard counter: the yardstick.
 
-use super::Found;
+use super::found::Found;
 use crate::board::spec::Spec;
 
 /// The portable build: plain recursion over each spec's free rows.

@@ -70,6 +70,13 @@ fn csa<L: LaneSet>(a: &L, b: &L, c: &L) -> (L, L) {
     (carry, sum)
 }
 
+/// A build and the live bits a leaf's queries are packed to (`Simd::extract`).
+#[derive(Debug, Clone, Copy)]
+struct Extract<S> {
+    simd: S,
+    live: u64,
+}
+
 /// Carry-save counters of lanes: bit `i` of word `w` counts, in binary across them, the
 /// results so far with that bit set.
 #[derive(Clone, Copy, Default)]
@@ -86,12 +93,12 @@ impl<L: LaneSet> Counters<L> {
     #[inline(always)]
     fn add_eight<const C: usize, S: Simd>(
         &mut self,
-        (simd, live): (S, u64),
+        x: Extract<S>,
         t: &[L],
         valid: L,
         qs: &[u64],
     ) -> L {
-        let r = |i: usize| lanes::<C, S, L>((simd, live), t, valid, qs[i]);
+        let r = |i: usize| lanes::<C, S, L>(x, t, valid, qs[i]);
         let (c0, s) = csa(&self.ones, &r(0), &r(1));
         let (c1, s) = csa(&s, &r(2), &r(3));
         let (t0, tw) = csa(&self.twos, &c0, &c1);
@@ -125,7 +132,7 @@ impl<L: LaneSet> Counters<L> {
 /// those lanes).
 #[inline(always)]
 fn lanes<const C: usize, S: Simd, L: LaneSet>(
-    (simd, live): (S, u64),
+    Extract { simd, live }: Extract<S>,
     t: &[L],
     valid: L,
     q: u64,
@@ -149,14 +156,15 @@ pub(super) fn count_lanes<const C: usize, S: Simd, L: LaneSet>(
     t: &[L],
     queries: &[u64],
 ) -> u64 {
+    let x = Extract { simd, live };
     let valid = t[C * COMBOS];
     let t = &t[..C * COMBOS];
     let mut k = Counters::<L>::default();
     let mut sixteens = [0u64; 8];
     let mut groups = queries.chunks_exact(16);
     for g in &mut groups {
-        let f0 = k.add_eight::<C, S>((simd, live), t, valid, &g[..8]);
-        let f1 = k.add_eight::<C, S>((simd, live), t, valid, &g[8..]);
+        let f0 = k.add_eight::<C, S>(x, t, valid, &g[..8]);
+        let f1 = k.add_eight::<C, S>(x, t, valid, &g[8..]);
         let (e, s) = csa(&k.eights, &f0, &f1);
         k.eights = s;
         add_popcounts(&mut sixteens, &e);
@@ -164,7 +172,7 @@ pub(super) fn count_lanes<const C: usize, S: Simd, L: LaneSet>(
     let mut sums = sixteens.map(|x| 16 * x);
     k.sums(&mut sums);
     for &q in groups.remainder() {
-        add_popcounts(&mut sums, &lanes::<C, S, L>((simd, live), t, valid, q));
+        add_popcounts(&mut sums, &lanes::<C, S, L>(x, t, valid, q));
     }
     sums.iter().sum()
 }

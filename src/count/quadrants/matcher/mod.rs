@@ -20,8 +20,8 @@
 
 mod counters;
 pub mod leaves;
-#[cfg(feature = "gpu")]
-pub mod leaves_device;
+#[cfg(feature = "probe")]
+pub mod probe;
 mod shape;
 pub mod sieve;
 
@@ -206,7 +206,9 @@ impl Matcher {
             total += count_lanes_in(simd, live, &self.single, self.chunks, queries);
         }
         #[cfg(test)]
-        if super::faults::is(super::faults::Fault::MiscountBlock) && !queries.is_empty() {
+        if super::tests::faults::is(super::tests::faults::Fault::MiscountBlock)
+            && !queries.is_empty()
+        {
             total += 1;
         }
         total
@@ -386,7 +388,7 @@ mod tests {
 
 /// What the matcher's and the sieve's tests share: a plain count and sparse random patterns.
 #[cfg(test)]
-mod testing {
+pub(crate) mod testing {
     /// The number of (pattern, query) pairs with no bit in common, one pair at a time.
     pub fn plain(patterns: &[u64], queries: &[u64]) -> u64 {
         queries

@@ -1,10 +1,11 @@
 //! The vector builds of the `wide` kernel (x86-64): AVX-512 with 16 lanes, AVX2 with 8, each
 //! task counted as two searches whose steps alternate.
 
-use super::{rows_of, scalar_batch, Front, Pile, CAP, WIDTH};
+use super::piles::{rows_of, scalar_batch, Front, Pile, CAP, WIDTH};
 use crate::board::spec::Spec;
 use crate::count::arch::{Avx2, Avx512F};
-use crate::count::backtracking::kernel::{fast, Found};
+use crate::count::backtracking::kernel::fast;
+use crate::count::backtracking::kernel::found::Found;
 
 impl<T: Copy> Pile<T> {
     /// The four arrays, in the order of a node: columns, both diagonals, untried squares.

@@ -1,0 +1,77 @@
+//! What a benchmark measured: the machine, the workload, a row per thread count, the GPU's
+//! runs; the whole report, as the JSON export writes it.
+
+use super::compare::Compared;
+use nqueens::{Algorithm, Kernel};
+use serde::Serialize;
+
+/// The machine the benchmark ran on.
+#[derive(Debug, Serialize)]
+pub struct Machine {
+    pub model: String,
+    pub logical_cores: usize,
+    pub physical_cores: usize,
+    pub features: &'static str,
+    pub os: &'static str,
+    pub arch: &'static str,
+}
+
+/// The workload.
+#[derive(Debug, Serialize)]
+pub struct Workload {
+    pub n: u32,
+    pub algorithm: Algorithm,
+    pub kernel: Kernel,
+    pub total: u128,
+    pub unique: Option<u128>,
+    pub nodes: u128,
+    pub runs: usize,
+    pub warmup: usize,
+}
+
+/// One thread count's results.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    pub threads: usize,
+    pub split_depth: u32,
+    pub median_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+    pub times_s: Vec<f64>,
+    pub speedup: f64,
+    pub efficiency: f64,
+    pub nodes_per_second: f64,
+    pub solutions_per_second: f64,
+    /// The other binary's runs (with `--compare`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Compared>,
+}
+
+/// The workload's runs on the GPU (`bench --gpu`), beside the CPU's best thread count.
+#[derive(Debug, Serialize)]
+pub struct OnGpu {
+    /// The GPU's name and architecture, as its driver gives them.
+    pub device: String,
+    /// The row of its runs: `threads` are the CPU threads that fed it.
+    pub runs: Row,
+    /// Its solutions a second over the CPU's best row's (the lowest median).
+    pub against_cpu: f64,
+}
+
+/// The whole report (the JSON export).
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub machine: Machine,
+    pub workload: Workload,
+    pub results: Vec<Row>,
+    /// The binary compared with (`--compare`): its path and `--version`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compared_with: Option<[String; 2]>,
+    /// The workload's runs on the GPU (`--gpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<OnGpu>,
+    /// What the machine or the runs make doubtful (empty on a quiet machine).
+    pub warnings: Vec<String>,
+}

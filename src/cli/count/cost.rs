@@ -1,0 +1,164 @@
+//! What a count will cost, said before it starts, and the refusal of one that cannot finish in
+//! a lifetime: a(N) (known, or projected) times the method's rough cost a solution, a scale
+//! from docs/PERFORMANCE.md, never a measurement (`nqueens estimate N` measures).
+
+use nqueens::internals::LIFETIME_SECONDS;
+use nqueens::longrun::distributed::shard::Shard;
+use nqueens::oeis::Sequence;
+use nqueens::{Algorithm, Error};
+
+/// Counts cheaper than this many core-seconds start without a note.
+const QUIET_CORE_SECONDS: f64 = 600.0;
+
+/// One core-year in seconds.
+const YEAR: f64 = 365.25 * 86_400.0;
+
+/// Core-seconds as a reader plans them.
+pub fn duration(s: f64) -> String {
+    match s {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 2.0 * 86_400.0 => format!("{:.0} hours", s / 3600.0),
+        s if s < YEAR => format!("{:.0} days", s / 86_400.0),
+        s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
+        s => format!("{:.1e} years", s / YEAR),
+    }
+}
+
+/// A count as it was asked for, before it starts: what [`before_counting`] judges.
+#[derive(Debug, Clone, Copy)]
+pub struct CountAsked {
+    pub n: u32,
+    pub algorithm: Algorithm,
+    /// Whether queens are placed before the search.
+    pub placed: bool,
+    /// The shard counted, if it is one.
+    pub shard: Option<Shard>,
+    /// Whether a stopped count can be resumed (a checkpoint, or a shard to count again).
+    pub resumable: bool,
+    pub threads: usize,
+    /// `--force`: count even what the rough scale calls too long.
+    pub force: bool,
+}
+
+/// The note to print before counting an `n` board (or `shard` of it) with `algorithm` on
+/// `threads` workers, if it takes long enough to deserve one; the refusal, if it cannot finish
+/// in a lifetime and `force` is not given. Placed queens count an unknown part: no note.
+///
+/// A count projected past [`ASK_PAST_SECONDS`] of wall time on `threads` with nothing to
+/// resume from (`resumable`: no checkpoint, no shard) is refused too without `force`: long
+/// work that starts by mistake should be stopped before it starts, not after a day.
+pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
+    let CountAsked {
+        n,
+        algorithm,
+        placed,
+        shard,
+        resumable,
+        threads,
+        force,
+    } = *c;
+    // A board the method does not count is refused for that, not for its cost.
+    if algorithm == Algorithm::Quadrants {
+        nqueens::internals::quadrants::applies(n).map_err(Error::Usage)?;
+    }
+    if placed {
+        return Ok(None);
+    }
+    let part = shard.map_or(1.0, |s| f64::from(s.count));
+    let core = algorithm.rough_core_seconds(n) / part;
+    let wall = core / threads.max(1) as f64;
+    let ns = algorithm.rough_ns_per_solution();
+    let what = match shard {
+        Some(s) => format!("shard {s} of N = {n}"),
+        None => format!("N = {n}"),
+    };
+    let a = if Sequence::A000170.known(n).is_some() {
+        format!("a({n})")
+    } else {
+        let &(last, _) = Sequence::A000170.known_values().last().expect("a table");
+        format!("a({n}), projected past the known a({last}),")
+    };
+    // Only the quadrant method's tasks are small enough for `estimate` to time some soon.
+    let measure = if algorithm == Algorithm::Quadrants {
+        format!(": `nqueens estimate {n}` measures it")
+    } else {
+        String::new()
+    };
+    let cost = format!(
+        "{what} is about {} of work ({a} × about {ns} core-ns a solution with algorithm \
+         {algorithm}, a rough scale{measure}): about {} on {} thread{}",
+        core_time(core),
+        duration(wall),
+        threads,
+        if threads == 1 { "" } else { "s" }
+    );
+    refuse_long(&cost, core, wall, force, resumable)?;
+    Ok((core > QUIET_CORE_SECONDS).then(|| {
+        let keep = if shard.is_some() {
+            ""
+        } else {
+            "; Ctrl-C stops it (with --checkpoint FILE the finished tasks are kept)"
+        };
+        format!("note: {cost}{keep}")
+    }))
+}
+
+/// Refuses, unless `force`, a count (said as `cost`) of `core` core-seconds that takes `wall`
+/// seconds on its threads: past a lifetime (with advice on shards where a million cores could
+/// count it), or past a day with nothing to resume from (not `resumable`).
+fn refuse_long(
+    cost: &str,
+    core: f64,
+    wall: f64,
+    force: bool,
+    resumable: bool,
+) -> Result<(), Error> {
+    if wall > LIFETIME_SECONDS && !force {
+        // Shards help only where many machines together can finish in a lifetime.
+        let advice = if core / MANY_CORES > LIFETIME_SECONDS {
+            format!(
+                "; a million cores would still take {}: no computer of today counts it (ask \
+                 for it anyway with --force)",
+                duration(core / MANY_CORES)
+            )
+        } else {
+            ". Count it in shards on many machines (docs/guide/distributed.md), or ask for it \
+             anyway with --force"
+                .to_string()
+        };
+        return Err(Error::Usage(format!(
+            "{cost}, more than a lifetime: nothing is counted{advice}"
+        )));
+    }
+    if wall > ASK_PAST_SECONDS && !force && !resumable {
+        return Err(Error::Usage(format!(
+            "{cost}, past a day with no checkpoint to resume from: nothing is counted. Give \
+             --checkpoint FILE (the finished tasks are kept; the same command resumes), count \
+             it in shards (--shard I/K), or ask for it anyway with --force"
+        )));
+    }
+    Ok(())
+}
+
+/// Wall seconds past which a count with nothing to resume from needs `--force`: a day.
+pub const ASK_PAST_SECONDS: f64 = 86_400.0;
+
+/// The rough wall seconds of counting an `n` board with `algorithm` on `threads` workers
+/// (the scale [`before_counting`] says).
+pub fn rough_wall_seconds(n: u32, algorithm: Algorithm, threads: usize) -> f64 {
+    algorithm.rough_core_seconds(n) / threads.max(1) as f64
+}
+
+/// The most cores a count in shards is advised for: a large cluster's worth.
+const MANY_CORES: f64 = 1e6;
+
+/// Core-seconds of work as a reader plans them.
+fn core_time(s: f64) -> String {
+    match s {
+        s if s < 7200.0 => format!("{:.0} core-minutes", s / 60.0),
+        s if s < YEAR => format!("{:.0} core-hours", s / 3600.0),
+        s if s < 1e4 * YEAR => format!("{:.0} core-years", s / YEAR),
+        s => format!("{:.1e} core-years", s / YEAR),
+    }
+}

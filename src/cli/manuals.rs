@@ -1,0 +1,103 @@
+//! What a command-line tool ships besides itself: shell completions (`nqueens completions
+//! SHELL`) and the man page (`nqueens man`), both generated from the clap definitions, so that
+//! they cannot drift from `--help`.
+
+use super::output::print_rendered;
+use clap_complete::Shell;
+use nqueens::Error;
+use std::path::PathBuf;
+
+/// Arguments of `completions`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Install, for example:\n  \
+    mkdir -p ~/.local/share/bash-completion/completions &&\n    \
+    nqueens completions bash > ~/.local/share/bash-completion/completions/nqueens\n  \
+    mkdir -p ~/.zfunc && nqueens completions zsh > ~/.zfunc/_nqueens   (with fpath+=~/.zfunc \
+    in ~/.zshrc)\n  \
+    mkdir -p ~/.config/fish/completions &&\n    \
+    nqueens completions fish > ~/.config/fish/completions/nqueens.fish")]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL")]
+    pub shell: Shell,
+}
+
+/// Prints the completion script for `a.shell`.
+pub fn completions(a: CompletionsArgs, mut cli: clap::Command) -> anyhow::Result<()> {
+    let mut out = Vec::new();
+    clap_complete::generate(a.shell, &mut cli, "nqueens", &mut out);
+    print_rendered(&String::from_utf8(out)?)
+}
+
+/// Arguments of `man`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Every command has its page: nqueens(1), nqueens-count(1), \
+    nqueens-merge(1) and so on. Install them all for one user:\n  \
+    mkdir -p ~/.local/share/man/man1 && nqueens man --dir ~/.local/share/man/man1\n\
+    then `man nqueens-count`."
+)]
+pub struct ManArgs {
+    /// The command whose page to print (`nqueens man count` prints nqueens-count(1)); none:
+    /// nqueens(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+    /// Write every page (nqueens.1 and nqueens-COMMAND.1 for each command) into DIR, an
+    /// existing directory, instead of printing one.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
+}
+
+/// The command line's definitions, built (each command knows its full name, `nqueens-count`).
+fn built(cli: clap::Command) -> clap::Command {
+    let mut cmd = pages(cli);
+    cmd.build();
+    cmd
+}
+
+/// The command line's definitions as the man pages render them: each command's page with the
+/// program's version, no page for `help`.
+fn pages(cli: clap::Command) -> clap::Command {
+    cli.propagate_version(true).disable_help_subcommand(true)
+}
+
+/// Prints a man page in roff (nqueens(1), or a command's), or writes every page to a
+/// directory.
+pub fn man(a: ManArgs, cli: clap::Command) -> anyhow::Result<()> {
+    if let Some(dir) = &a.dir {
+        if !dir.is_dir() {
+            return Err(Error::Usage(format!(
+                "--dir {}: not a directory; make it first (mkdir -p {})",
+                dir.display(),
+                dir.display()
+            ))
+            .into());
+        }
+        clap_mangen::generate_to(pages(cli), dir).map_err(|e| {
+            Error::Input(format!(
+                "cannot write the man pages to {}: {e}",
+                dir.display()
+            ))
+        })?;
+        return Ok(());
+    }
+    let cmd = built(cli);
+    let page = match &a.command {
+        None => cmd,
+        Some(name) => {
+            let names: Vec<String> = cmd
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            cmd.find_subcommand(name).cloned().ok_or_else(|| {
+                Error::Usage(format!(
+                    "no command `{name}`: the pages are of {}",
+                    names.join(", ")
+                ))
+            })?
+        }
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page).render(&mut out)?;
+    print_rendered(&String::from_utf8(out)?)
+}

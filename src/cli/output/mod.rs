@@ -1,0 +1,110 @@
+//! The one output path of every command: a command builds a report that implements
+//! [`Report`], and [`emit`] renders it in the format asked for ([`Format`]) and writes it to
+//! its [`Target`] (stdout, or a file checked before the work starts). No command writes its
+//! result any other way. Streams (`list`, `trace`) write line by line through [`stdout`],
+//! which says how a stream ended. The charts of `bench --plot` and `table --plot` are in
+//! [`plot`]; the words reports share are in [`text`].
+
+pub mod plot;
+pub mod stdout;
+pub mod target;
+pub mod text;
+
+pub use self::target::Target;
+use nqueens::Error;
+
+/// What a command reports, in each format it offers. Text and JSON always; Markdown and CSV
+/// where a command has a table to give.
+pub trait Report {
+    /// The report as a person reads it.
+    fn text(&self) -> String;
+
+    /// The report as one JSON document on one line ([`json_line`]: one style for every
+    /// command).
+    fn json(&self) -> serde_json::Result<String>;
+
+    /// The report as Markdown, where the command offers it.
+    fn markdown(&self) -> Option<String> {
+        None
+    }
+
+    /// The report as comma-separated values, where the command offers it.
+    fn csv(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The formats a report is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+    Csv,
+}
+
+impl Format {
+    /// JSON where `json` is asked for, else text.
+    pub fn json_if(json: bool) -> Format {
+        if json {
+            Format::Json
+        } else {
+            Format::Text
+        }
+    }
+
+    /// The format a file's name asks for: `.json`, `.csv`, `.md` (any case); `None` for any
+    /// other name.
+    pub fn of_path(path: &std::path::Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "json" => Some(Format::Json),
+            "csv" => Some(Format::Csv),
+            "md" | "markdown" => Some(Format::Markdown),
+            "txt" => Some(Format::Text),
+            _ => None,
+        }
+    }
+}
+
+/// A value as the one JSON style of every command: compact, on one line, ending with a newline.
+pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut s = serde_json::to_string(value)?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// `report` in `format`. A format the report does not offer is a usage error naming it.
+pub fn render(report: &dyn Report, format: Format) -> anyhow::Result<String> {
+    let offered = match format {
+        Format::Text => Some(report.text()),
+        Format::Json => Some(report.json()?),
+        Format::Markdown => report.markdown(),
+        Format::Csv => report.csv(),
+    };
+    offered.ok_or_else(|| {
+        Error::Usage(format!("this command has no {format:?} output").to_lowercase()).into()
+    })
+}
+
+/// Writes `report` in `format` to `target`: the one place a command's result is written.
+pub fn emit(report: &dyn Report, format: Format, target: &Target) -> anyhow::Result<()> {
+    let text = render(report, format)?;
+    target.write(&text)
+}
+
+/// Writes `report` in `format` to stdout.
+pub fn print(report: &dyn Report, format: Format) -> anyhow::Result<()> {
+    emit(report, format, &Target::Stdout)
+}
+
+/// Writes a result already rendered in a form of its own (a board in a text format, an SVG
+/// picture, a man page, a completion script) to stdout.
+pub fn print_rendered(text: &str) -> anyhow::Result<()> {
+    Target::Stdout.write(text)
+}
+
+/// Writes a value as a command's JSON result ([`json_line`]) to stdout.
+pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
+    Target::Stdout.write(&json_line(value)?)
+}

@@ -1,0 +1,30 @@
+//! The GPU backend of a build with the `gpu` feature: the kernels compiled by NVRTC for the
+//! GPU found and launched through the CUDA driver API, both libraries loaded at run time
+//! (`cudarc`), so that one binary serves every GPU architecture and builds without CUDA.
+
+mod device;
+mod leaves;
+
+use super::launch::Search;
+use super::leaves::OnGpu;
+use crate::board::spec::Spec;
+use crate::count::backtracking::kernel::found::Found;
+use crate::count::quadrants::leaves::LeafWork;
+use crate::error::Result;
+
+/// The first GPU's name (`NVIDIA H100 80GB HBM3, sm_90`), or why none can count here.
+pub fn name() -> Result<String> {
+    device::Gpu::open().map(|g| g.name.clone())
+}
+
+/// The completions of `specs` counted on the GPU by `search`, each expanded to `depth` rows on
+/// the host; `None` where no GPU could be opened (the kernel's CPU build then counts).
+pub fn count(specs: &[Spec], depth: usize, search: Search) -> Option<Result<Vec<Found>>> {
+    let gpu = device::Gpu::open().ok()?;
+    Some(gpu.count_with(specs, depth, search))
+}
+
+/// Matches `work` on the first GPU, each step timed.
+pub fn count_leaves(work: &LeafWork) -> Result<OnGpu> {
+    leaves::count_on_gpu(work)
+}
