@@ -1,6 +1,6 @@
 //! The GPU kernel's two searches (docs/guide/gpu.md, "What is left") timed side by side on
 //! one GPU: for each N, the symmetric plan's tasks counted by `nq_count` (64-bit masks, the
-//! stack in local memory, a thread a start) and by `nq_count32` (32-bit masks, the stack in
+//! stack in local memory, one thread per start) and by `nq_count32` (32-bit masks, the stack in
 //! shared memory, threads taking starts from a counter), each total weighed and checked
 //! against A000170 (exit 3 if not), in turn, `RUNS` times (default 3).
 //!

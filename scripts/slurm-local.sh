@@ -192,7 +192,7 @@ split_run() {
   ((max < k)) || die "MaxArraySize is $max: the split test needs it below $k"
   mkdir -p "$STATE/split" && cd "$STATE/split"
   # SBATCH_EXPORT=NONE, as some sites default to: no variable reaches the jobs, so each array's
-  # offset, step and shards a task (and the binary) must go to slurm-array.sh as arguments.
+  # offset, step and shards per task (and the binary) must go to slurm-array.sh as arguments.
   echo "$ SBATCH_EXPORT=NONE scripts/slurm-submit.sh $n $k --concurrency 2 --per-task $per --sbatch --cpus-per-task=1   # MaxArraySize $max"
   jobs=$(SBATCH_EXPORT=NONE NQUEENS=$nq NQUEENS_PROGRESS_EVERY=60 "$ROOT/scripts/slurm-submit.sh" "$n" "$k" \
     --concurrency 2 --per-task "$per" --sbatch "--cpus-per-task=1")

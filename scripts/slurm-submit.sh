@@ -15,7 +15,7 @@
 # at most C at a time, so that no more than C shards run at once; choose PER so that one
 # array holds them all (PER = ceil(K / MaxArraySize)) to have no wait between arrays.
 # Logs go to logs/ARRAY-J/ (made here: Slurm opens a log before the job runs). Prints the
-# job ids, one a line. What each array counts (its offset, step and shards a task), and
+# job ids, one per line. What each array counts (its offset, step and shards per task), and
 # NQUEENS, NQUEENS_RUN_DIR, NQUEENS_CHECKPOINT_EVERY and NQUEENS_PROGRESS_EVERY where set, go
 # to scripts/slurm-array.sh as arguments, so they hold under --export=NONE (or
 # SBATCH_EXPORT=NONE, or a site's default) as under the default --export=ALL.

@@ -40,7 +40,7 @@ fn exit_and_peak_kib(args: &[&str]) -> (i32, i64) {
     (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
 
-/// Round 3, 2: `verify` of a stream holds one board at a time: a million boards (3 MB of
+/// `verify` of a stream holds one board at a time: a million boards (3 MB of
 /// input) stay within a few tens of MB (they took 1 GB).
 #[cfg(target_os = "linux")]
 #[test]
@@ -54,7 +54,7 @@ fn verify_of_a_million_boards_stays_small() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 9: a quadrant count refused for memory is refused before its quarter table is
+/// A quadrant count refused for memory is refused before its quarter table is
 /// built (it peaked at 165 MiB before refusing 64M at N = 21).
 #[cfg(target_os = "linux")]
 #[test]
@@ -73,7 +73,7 @@ fn a_memory_refusal_comes_before_the_table() {
     assert!(peak < 100 * 1024, "peak {peak} KiB");
 }
 
-/// Round 4, 2: a limit is a limit for the whole process: when a run's records leave its
+/// A limit is a limit for the whole process: when a run's records leave its
 /// method less than it was planned with, the method is planned again after the first plan
 /// (and its quarter table) is dropped, not beside it (it peaked at 134 MB under 120M).
 #[cfg(target_os = "linux")]
@@ -94,7 +94,7 @@ fn a_replanned_count_stays_within_its_memory_limit() {
     assert!(peak <= 120 * 1024, "peak {peak} KiB over 120M");
 }
 
-/// Round 4, 4: commands that count nothing need the plan's identity, not its tables: status
+/// Commands that count nothing need the plan's identity, not its tables: status
 /// of a shard of N = 20 reads it without the 61.5 MiB quarter table (it refused with 200 MB
 /// available, "use fewer --threads", a flag status does not have).
 #[cfg(target_os = "linux")]

@@ -40,7 +40,7 @@ measure "audit 10 one-task files of N = 20" "$NQ" audit --same-method --seed 1 -
 # Every task of the N = 28 plan, in 100 files.
 (cd "$ROOT" && NQUEENS_REHEARSAL_DIR="$DIR/n28" NQUEENS_REHEARSAL_K=100 NQUEENS_REHEARSAL_EVERY=1 \
   cargo test --release --quiet --test suite -- --ignored --exact rehearsal::rehearsal_writes_a_made_up_n28_run >/dev/null)
-echo "n28 in 100 files: $(du -sh "$DIR/n28" | cut -f1), $(find "$DIR/n28" -name '*.json' -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 4457401}') bytes a record"
+echo "n28 in 100 files: $(du -sh "$DIR/n28" | cut -f1), $(find "$DIR/n28" -name '*.json' -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 4457401}') bytes per record"
 measure "merge of 4,457,401 records in 100 files" "$NQ" merge "$DIR/n28"
 measure "status of them" "$NQ" status "$DIR/n28"
 if bash -c "ulimit -v 153600 && exec $NQ merge $DIR/n28 >/dev/null"; then

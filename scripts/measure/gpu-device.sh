@@ -13,12 +13,12 @@
 #    total and digest are those of the run counted on the CPU alone; audited by the CPU;
 # 3. speed: count N --gpu, the whole CPU (symmetric, then the default method), and ygch's
 #    counter where YGCH is given, side by side, wall seconds;
-# 4. bench --gpu at N = 18: the GPU's solutions a second beside the CPU's;
+# 4. bench --gpu at N = 18: the GPU's solutions per second beside the CPU's;
 # 5. the kernel's two searches side by side (examples/gpu_searches.rs): N = 18..21, each
 #    total against A000170, seconds; then the faster with 3 to 6 rows on the host (at 20);
 # 6. the quadrant method's leaves prototype: the largest sieve of N = 22 task 100 (and of
 #    N = 24 task 1000 and N = 26 task 20000: larger row sets) matched on the GPU, exact
-#    against the CPU's sieve (exit 3 if not), pattern tests a second beside one core's.
+#    against the CPU's sieve (exit 3 if not), pattern tests per second beside one core's.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"

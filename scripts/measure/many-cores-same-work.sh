@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CPU a solution at 1 thread and at P threads on the very same work (issue 46's many-core
+# The CPU per solution at 1 thread and at P threads on the very same work (issue 46's many-core
 # criterion, at N = 20 and 21): each shard is counted at P threads REPS times, then at 1
 # thread, then at P threads REPS times again, so that the machine's drift hits both alike; the
 # AVX2 build against the default the same way. For a many-core machine, in one run.
@@ -10,7 +10,7 @@
 # of N = 21 takes about 80 s at 1 thread on the 16-core device machine); AVX2 (default "20 1/4")
 # the pairs also counted with NQUEENS_QUADRANT_BUILD=avx2; P is the number of CPUs (PROCS
 # overrides), REPS the repeats at P threads on each side of the 1-thread count (default 3).
-# Each count's line (wall, user and system s, solutions, core-ns a solution: user + system
+# Each count's line (wall, user and system s, solutions, core-ns per solution: user + system
 # over the shard's own solutions) is written to OUTDIR/many-cores-same-work.txt as it ends,
 # then a summary line per pair and build: the 1-thread figure, the median of the P-thread
 # ones, and their ratio. SMALL=1 counts N = 14 and 13 (a check of the script, not a measure).

@@ -12,11 +12,11 @@
 #      if only 1 does, the AVX-512 clock; if neither, what the quadrant method shares: caches)
 #   3. the quadrant method, N = 20 in P shards by work (`--shard I/P -t 1`): all P at once
 #      (P processes, one thread each), then the whole count at P threads (one process), then
-#      each shard alone: the same work three ways, CPU a solution of each
+#      each shard alone: the same work three ways, CPU per solution of each
 #   4. step 3's three ways with NQUEENS_QUADRANT_BUILD=avx2 (shards alone: the first 4 only)
 #   5. the whole count at the thread counts in THREADS (default "8 4 2"): the scaling table
 # P is the number of CPUs (PROCS overrides). Where `perf stat` reads cycles and instructions,
-# steps 1 and 3 are also run under it (instructions a solution alike and cycles not would say
+# steps 1 and 3 are also run under it (instructions per solution alike and cycles not would say
 # the cores waited). The CPUs' MHz is read from /proc/cpuinfo in the middle of each run at once.
 # SMALL=1 runs the steps at N = 12, 11 and 14 (a check of the script, not a measure).
 set -uo pipefail

@@ -2,7 +2,7 @@
 # Thread scaling and the AVX2 build against the default, on a many-core machine, in one run:
 # what docs/PERFORMANCE.md's many-core rows come from. Each count is timed by bash's own
 # `time` (no /usr/bin/time needed on a bare machine): wall, user and system seconds, and the
-# CPU a solution (user + system seconds over the run's own solutions, in core-ns).
+# CPU per solution (user + system seconds over the run's own solutions, in core-ns).
 #
 #   scripts/measure/many-cores.sh [OUTDIR]        (uses target/release/nqueens; BIN=path overrides)
 #

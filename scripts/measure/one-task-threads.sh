@@ -2,14 +2,14 @@
 # Every core on one task (issue 55): one drawn task of a plan (`estimate N --tasks 1 --seed
 # SEED`) counted at each thread count in turn, ROUNDS rounds, interleaved so that the machine's
 # drift hits them alike; each line says its wall and CPU seconds (the process's user + system),
-# wall over CPU (1.00: one thread busy; 0.50: two threads all the way), the CPU a solution
+# wall over CPU (1.00: one thread busy; 0.50: two threads all the way), the CPU per solution
 # against the first thread count's in its round, and the peak memory.
 #
 #   scripts/measure/one-task-threads.sh N SEED [THREADS...]   (default threads: 1 and every CPU)
 #
 # BIN overrides target/release/nqueens; ROUNDS (default 1) repeats the thread counts;
 # OUT names the log (default one-task-threads.txt, appended). Settings of the plan
-# (NQUEENS_QUARTER_PARTS, NQUEENS_QUADRANT_BUILD) are passed through. SMALL=1 counts a task of
+# (NQUEENS_QUARTER_PARTS, NQUEENS_QUADRANT_BUILD) are passed through. SMALL=1 counts per task of
 # N = 16 (a check of the script, not a measure).
 set -uo pipefail
 cd "$(dirname "$0")/../.."

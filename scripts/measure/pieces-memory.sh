@@ -26,7 +26,7 @@ prepare
 builds=("cur=$bin")
 [[ -n ${BASELINE_BIN:-} ]] && builds+=("base=$BASELINE_BIN")
 
-echo "# estimate $n --tasks 1 -t 1 --seed $seed --max-memory M; core-ns a solution by thread CPU time"
+echo "# estimate $n --tasks 1 -t 1 --seed $seed --max-memory M; core-ns per solution by thread CPU time"
 echo "# CPU: $(cpu_line)"
 printf '%-6s %-8s %12s %12s %s\n' build limit core-ns peak within
 broken=0

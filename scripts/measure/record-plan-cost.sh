@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the record plan's whole combinations cost against the same combinations in 13 parts
 # (the N = 28 plan before it), and the cost a solution at N = 26 beside them: user CPU
-# seconds of one thread over the solutions (core-ns a solution), in one run, on this machine.
+# seconds of one thread over the solutions (core-ns per solution), in one run, on this machine.
 #
 #   scripts/measure/record-plan-cost.sh [COMBINATIONS...]    (default: 3 combinations of N = 28 with
 #                                                     solutions, and 4 tasks of N = 26)

@@ -71,7 +71,7 @@ timed_json() {
   total=$(grep -o '"total":[0-9]*' <<<"$json" | head -n 1 | cut -d: -f2)
 }
 
-# core_ns USER SYS SOLUTIONS: CPU nanoseconds a solution, (USER + SYS) / SOLUTIONS, or `-`.
+# core_ns USER SYS SOLUTIONS: CPU nanoseconds per solution, (USER + SYS) / SOLUTIONS, or `-`.
 core_ns() {
   awk -v u="$1" -v s="$2" -v n="${3:-0}" \
     'BEGIN { if (n > 0) printf "%.3f", (u + s) / n * 1e9; else print "-" }'

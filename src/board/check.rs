@@ -151,7 +151,7 @@ pub fn problems(board: &Board) -> Vec<Problem> {
 /// memory stays small for a huge board full of attacks.
 pub fn problems_up_to(board: &Board, max: usize) -> (Vec<Problem>, usize) {
     let n = board.n;
-    // First pass: one bit a row, column and diagonal (memory a 64th of a list of indexes),
+    // First pass: one bit per row, column and diagonal (memory a 64th of a list of indexes),
     // every problem counted, and the first `max` attacks' second queens and lines noted.
     let mut seen = Lines::new(n);
     let mut attacks: Vec<(usize, usize)> = Vec::new(); // (queen, line 0..4)
@@ -301,7 +301,7 @@ mod tests {
     }
 
     /// The problems as the first version named them: the last queen seen on each line, kept
-    /// in a list of indexes (4 words a line).
+    /// in a list of indexes (4 words per line).
     fn by_index_lists(board: &Board, max: usize) -> (Vec<Problem>, usize) {
         let n = board.n;
         let (mut out, mut all) = (Vec::new(), 0);
@@ -347,7 +347,7 @@ mod tests {
         (out, all)
     }
 
-    /// The problems found in two passes over one bit a line are the ones a list of indexes
+    /// The problems found in two passes over one bit per line are the ones a list of indexes
     /// finds, in the same order, cut at the same `max`.
     #[test]
     fn two_passes_name_what_an_index_list_names() {

@@ -4,8 +4,8 @@ use super::args::common::{named, options};
 use super::args::parse::{bounded, parse_seed, parse_threads, seed_or_clock};
 use super::output::{self, json_line, Format};
 use nqueens::longrun::audit::{
-    slices_of_plan, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded, Recount, Report, Sample,
-    SliceCheck,
+    slices_of_plan, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded, Recount, Report,
+    Sample, SliceCheck,
 };
 use nqueens::longrun::distributed::status::{files, listed};
 use nqueens::{Error, Kernel};
@@ -34,9 +34,9 @@ use std::path::PathBuf;
     the sample (--sample 1 recounts every task, as long as counting them did), and a fault of \
     the method with the probability that a slice falls where it shows.\n\n\
     Files may be given as arguments, as directories (searched 8 levels deep for shard \
-    results and checkpoints) or in a list file (--list, one path a line): they are read, \
+    results and checkpoints) or in a list file (--list, one path per line): they are read, \
     checked and recounted one at a time, and each plan and recounting build is set up once \
-    for all its files, not once a file.\n\n\
+    for all its files, not once per file.\n\n\
     Exit codes: 0 every recount agrees; 3 a task or a slice differs (each one named); 2 a \
     file that cannot be read, is damaged, or fails a check.\n\n\
     With --plan N and no files, slices of --tasks random tasks of the quadrant method's plan \
@@ -51,7 +51,7 @@ pub struct AuditArgs {
     /// Shard results and checkpoints to audit, or directories that hold them.
     #[arg(value_name = "FILES|DIRS", required_unless_present_any = ["plan", "list"])]
     pub files: Vec<PathBuf>,
-    /// A file that lists the files (or directories) to audit, one path a line (`-`: standard
+    /// A file that lists the files (or directories) to audit, one path per line (`-`: standard
     /// input).
     #[arg(long, value_name = "FILE", conflicts_with = "plan")]
     pub list: Vec<PathBuf>,
@@ -388,7 +388,7 @@ fn slice_name(s: &nqueens::internals::quadrants::audit::slice::Slice) -> String 
     )
 }
 
-/// What `audit FILES` prints: the report, and how many slices a task was asked for.
+/// What `audit FILES` prints: the report, and how many slices per task was asked for.
 struct AuditOutput<'a> {
     report: &'a Report,
     slices: usize,

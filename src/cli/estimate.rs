@@ -5,7 +5,7 @@ use super::args::parse::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
 use super::output::text::plural;
 use super::output::{self, json_line, Format};
 use nqueens::longrun::estimate::projection::Projected;
-use nqueens::longrun::estimate::{estimate, EstimateRequest, Estimate, MAX_DRAWS};
+use nqueens::longrun::estimate::{estimate, Estimate, EstimateRequest, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -239,6 +239,6 @@ fn by_solutions(e: &Estimate) -> Option<String> {
     } else {
         " (projected)"
     };
-    let tail = format!(": a({}){of} × {:.2} core-ns a solution", e.n, per * 1e9);
+    let tail = format!(": a({}){of} × {:.2} core-ns per solution", e.n, per * 1e9);
     Some(with_interval(p, core_time, e.sampled.len()) + &tail)
 }

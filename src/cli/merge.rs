@@ -39,7 +39,7 @@ pub struct MergeArgs {
     /// The shard results (what `count --shard I/K` writes), or directories that hold them.
     #[arg(value_name = "FILES|DIRS", required_unless_present = "list")]
     pub files: Vec<PathBuf>,
-    /// A file that lists the shard results (or directories), one path a line (`-`: standard
+    /// A file that lists the shard results (or directories), one path per line (`-`: standard
     /// input).
     #[arg(long, value_name = "FILE")]
     pub list: Vec<PathBuf>,

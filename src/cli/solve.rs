@@ -61,7 +61,7 @@ impl SolveMethod {
 )]
 pub struct SolveArgs {
     /// Board size N, from 1 to 100,000,000 (lexicographic search: up to 64). A large board
-    /// takes about 80 bytes a row (8 GB at the largest); more than half the available memory
+    /// takes about 80 bytes per row (8 GB at the largest); more than half the available memory
     /// is refused.
     #[arg(value_name = "N", value_parser = parse_solve_n, allow_negative_numbers = true)]
     pub n: usize,
@@ -224,7 +224,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     let limit = nqueens::memory::default_limit();
     if needed > limit {
         return Err(Error::Memory(format!(
-            "solve {} needs about {} of memory ({SOLVE_BYTES_PER_ROW} bytes a row), more than \
+            "solve {} needs about {} of memory ({SOLVE_BYTES_PER_ROW} bytes per row), more than \
              half of the memory available ({}): ask for a smaller board",
             a.n,
             nqueens::memory::show(needed),

@@ -37,7 +37,7 @@ pub struct StatusArgs {
     /// The run's directory, or its files.
     #[arg(value_name = "DIR|FILES", required_unless_present = "list")]
     pub paths: Vec<PathBuf>,
-    /// A file that lists the run's files (or directories), one path a line (`-`: standard
+    /// A file that lists the run's files (or directories), one path per line (`-`: standard
     /// input), as merge and audit take.
     #[arg(long, value_name = "FILE")]
     pub list: Vec<PathBuf>,

@@ -22,7 +22,7 @@ const SHOW_PROBLEMS: usize = 20;
     list (list, pairs, grid, dots, matrix, json) or as an OEIS-style permutation (15863724). \
     Boards are told apart as list separates them: one per line in the one-line formats, an \
     empty line between drawn boards; each gets a verdict as it is read, then a summary. At \
-    most 64 MiB of input is read; memory stays about the input's size plus 16 bytes a queen of \
+    most 64 MiB of input is read; memory stays about the input's size plus 16 bytes per queen of \
     the board being checked (a 16 MiB list of 8 million queens: about 150 MiB).\n\n\
     Exit codes: 0 every board a solution; 1 a board that is not a solution; 2 input that cannot \
     be read.\n\n\
@@ -93,7 +93,7 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<Exit> {
     let text = read_input(&a.file)?;
     // The first board is held until a second shows the input is a stream; then each board
     // is written as it is read and dropped, so memory stays about the input's size (and the
-    // board being checked: 16 bytes a queen, one bit a row, column and diagonal).
+    // board being checked: 16 bytes per queen, one bit per row, column and diagonal).
     let mut first: Option<Verdict> = None;
     let mut stream: Option<Stream> = None;
     parse_each(&text, a.zero_based, |line, b| {

@@ -1,5 +1,5 @@
 //! The counting algorithms a user names: the backtrackers (by how they use the board's
-//! symmetry), the quadrant method, and `auto`. Which one counts a board is decided in
+//! symmetry), the quadrant method, and `auto`. Which one counts per board is decided in
 //! [`super::method`], the one place that knows every method.
 
 use crate::names::named_enum;
@@ -27,7 +27,7 @@ pub enum Algorithm {
     Quadrants,
     /// Whichever is faster for the board: `quadrants` for even N >= 16 and odd N >= 17 (up to
     /// 28, without placed queens), else `symmetric` (`plain` with placed queens). The
-    /// crossover was measured (docs/PERFORMANCE.md).
+    /// crossover was measured (the performance log (docs/performance/log.md)).
     Auto,
 }
 
@@ -47,8 +47,8 @@ impl Algorithm {
         matches!(self, Algorithm::Symmetric | Algorithm::Quadrants)
     }
 
-    /// Roughly the CPU nanoseconds a solution costs with this algorithm on large boards, at
-    /// one thread (docs/PERFORMANCE.md rows 19 and 22): the quadrant method about 1.8 at
+    /// Roughly the CPU nanoseconds per solution costs with this algorithm on large boards, at
+    /// one thread: the quadrant method about 1.8 at
     /// N = 28 by the AVX2 build on an AMD EPYC Zen 5, 1.2 by the AVX-512 build on an Intel
     /// Xeon; the backtrackers at N = 18 and 19 on the Xeon (their cost grows a few percent
     /// per N). A scale for notes before long counts, never a measurement; `Auto` as what it

@@ -75,7 +75,7 @@ pub enum Work {
     Striped {
         /// How many tasks the plan has.
         tasks: usize,
-        /// Consecutive ids a shard takes together.
+        /// Consecutive ids per shard takes together.
         stripe: u64,
     },
 }
@@ -206,7 +206,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Pool(e.to_string()))
 }
 
-/// How many tasks a worker takes at once: enough for the batched kernels to keep their lanes
+/// How many tasks per worker takes at once: enough for the batched kernels to keep their lanes
 /// busy, few enough that every thread gets at least 8 batches (up to 16 tasks per batch).
 fn batch_size(tasks: usize, threads: usize) -> usize {
     (tasks / (8 * threads.max(1))).clamp(1, 16)

@@ -1,8 +1,8 @@
-//! Which method counts a board: the one place where the choice is made.
+//! Which method counts per board: the one place where the choice is made.
 //!
 //! `auto` (or no algorithm named) picks by the board alone: the quadrant method for even
 //! N >= 16 and odd N >= 17 up to its largest board ([`quadrants::MAX_N`]), where it was
-//! measured faster (docs/PERFORMANCE.md), and `symmetric` backtracking elsewhere; `plain` with
+//! measured faster (the performance log (docs/performance/log.md)), and `symmetric` backtracking elsewhere; `plain` with
 //! placed queens (the only algorithm that takes them). A split depth asks for backtracking.
 //! A count made here and now ([`choose`] with `pinned` false) may then give way to
 //! backtracking when the quadrant method does not fit in memory; a long run's plan must be

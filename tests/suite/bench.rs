@@ -91,7 +91,7 @@ fn bench_bad_input() {
     assert_bad_input(cases);
 }
 
-/// Issue 56, 11: `bench --compare OTHER` checks the other binary's `n` and `total` against
+/// `bench --compare OTHER` checks the other binary's `n` and `total` against
 /// A000170 in this process: one that says `"total":1` with `"matches_known":true` for N = 8
 /// is refused (exit 3), not timed.
 #[test]

@@ -43,7 +43,7 @@ fn tiny_files(
     [s, c]
 }
 
-/// Issue 56, 2: a 351-byte shard file (or a 240-byte checkpoint) claiming shard 0/1 of the
+/// A 351-byte shard file (or a 240-byte checkpoint) claiming shard 0/1 of the
 /// N = 28 plan before the record plan (521,515,801 tasks) made merge hold 2 GB and say
 /// "total 0", and audit abort allocating 75 GB. A scope count would not write in one file is
 /// refused from the header by every reader, within 600 MB of address space, and so is one

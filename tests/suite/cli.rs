@@ -299,7 +299,7 @@ fn solve_and_list_bad_input() {
     assert_bad_input(cases);
 }
 
-/// Round 4, 10: `verify` of JSON lines whose second line is cut short names line 2 (it blamed
+/// `verify` of JSON lines whose second line is cut short names line 2 (it blamed
 /// line 1 for "trailing characters at line 2"); a missing file reads "no such file", as in
 /// merge; the quadrant method's JSON names no kernel (it has none).
 #[test]
@@ -356,7 +356,7 @@ fn small_things_say_what_they_are() {
     assert_eq!(v["kernel"], "wide", "{v}");
 }
 
-/// Issue 57, 7: a 0-based board read as 1-based names the option that reads it; a directory
+/// A 0-based board read as 1-based names the option that reads it; a directory
 /// given to `verify` is bad input (exit 2), as a missing file is.
 #[test]
 fn verify_names_zero_based_and_refuses_a_directory_as_bad_input() {
@@ -385,7 +385,7 @@ fn verify_names_zero_based_and_refuses_a_directory_as_bad_input() {
     assert!(err.contains("is a directory"), "{err}");
 }
 
-/// Issue 57, 4: `count N -o FILE.json` writes the JSON report (the format from the name, as
+/// `count N -o FILE.json` writes the JSON report (the format from the name, as
 /// `bench --export` takes it); another name gets the text.
 #[test]
 fn count_output_named_json_is_json() {
@@ -437,7 +437,7 @@ fn a_shard_on_a_terminal_without_a_file_is_refused_before_counting() {
     assert_eq!(piped["format"], "nqueens-shard");
 }
 
-/// Issue 57, 6: a chart that cannot be written is found out before the table is counted (it
+/// A chart that cannot be written is found out before the table is counted (it
 /// computed every row, then failed).
 #[test]
 fn a_chart_that_cannot_be_written_is_refused_before_the_work() {

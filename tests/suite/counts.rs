@@ -204,7 +204,7 @@ fn quadrants_give_a000170_and_a002562_up_to_17() {
     assert_eq!(auto.algorithm, Algorithm::Quadrants);
     let small = nqueens::count(12, &Options::default().with_threads(2)).unwrap();
     assert_eq!(small.algorithm, Algorithm::Symmetric);
-    // The crossover measured in docs/PERFORMANCE.md (15a): odd N from 17, even from 16; up
+    // The crossover measured in the performance log (docs/performance/log.md) (15a): odd N from 17, even from 16; up
     // to N = 28 (quarter slices past 23).
     let auto = |n| Options::default().resolved_algorithm(n);
     assert_eq!(

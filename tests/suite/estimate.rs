@@ -99,7 +99,7 @@ fn the_text_says_the_cost_the_memory_and_the_shards() {
     );
 }
 
-/// Round 4, 3: an estimate whose sample found no solution says it cannot support its
+/// An estimate whose sample found no solution says it cannot support its
 /// projection, and never advises a K that count refuses (N = 28 in one shard: its file would
 /// be far past what merge reads), whatever its sample. In the N = 28 plan of 13 parts a
 /// combination (the plan before the record plan: 521 million tasks, most of them empty, so
@@ -170,7 +170,7 @@ fn bad_estimates_are_refused() {
     ]);
 }
 
-/// Issue 45, 3: an interval that reaches down to nothing is called too wide, with how many
+/// An interval that reaches down to nothing is called too wide, with how many
 /// tasks would narrow it (it printed "0.0000e0 to 1.8e18"); the memory line does not read as
 /// a peak past the plan's bound.
 #[test]

@@ -171,7 +171,7 @@ fn devices_and_oversized_inputs_are_refused_quickly() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 6: a stdout open for reading only (`1</dev/null`) cannot take the result, so the
+/// A stdout open for reading only (`1</dev/null`) cannot take the result, so the
 /// count fails; `1<>/dev/null` is a writable stdout and succeeds.
 #[cfg(target_os = "linux")]
 #[test]
@@ -199,7 +199,7 @@ fn a_read_only_stdout_fails_and_a_read_write_one_is_fine() {
     assert_eq!(err.trim(), "0", "{err}");
 }
 
-/// Round 3, 5: a lock file planted as a link is not followed (its missing target is not
+/// A lock file planted as a link is not followed (its missing target is not
 /// created), and the leftovers of a run on `FILE` are told from the temporary files of a run
 /// on `FILE.b`.
 #[cfg(unix)]
@@ -228,7 +228,7 @@ fn a_planted_lock_link_is_not_followed_and_others_leftovers_are_kept() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 9: a FIFO in a run's directory is passed over (reading it would block), and one
+/// A FIFO in a run's directory is passed over (reading it would block), and one
 /// named on the command line is refused, not read.
 #[cfg(unix)]
 #[test]
@@ -261,7 +261,7 @@ fn status_never_reads_a_fifo() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 4, 10: a checkpoint's name may be as long as the system allows a name (its lock and
+/// A checkpoint's name may be as long as the system allows a name (its lock and
 /// temporary files took 15 to 45 bytes more and failed past about 225).
 #[test]
 fn a_checkpoint_of_a_long_name_is_written_and_resumed() {

@@ -142,7 +142,7 @@ fn audit_catches_a_resealed_checkpoint() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 26: a quadrant method's task recorded wrong by any amount and re-sealed (its sums and
+/// A quadrant method's task recorded wrong by any amount and re-sealed (its sums and
 /// classes kept consistent where they can be) is caught by the audit, which recounts it by the
 /// method in another build (or by backtracking, nothing of the method's own counting) and
 /// says so; the honest file passes.
@@ -232,7 +232,7 @@ fn shard_files_with_absurd_fields_are_refused_not_panicked_on() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 7: a shard whose symmetry classes were edited (+2 solutions symmetric under a
+/// A shard whose symmetry classes were edited (+2 solutions symmetric under a
 /// half turn, on the task and on the shard's sums) and resealed does not merge: its counts
 /// break what the classes must satisfy.
 #[test]
@@ -277,7 +277,7 @@ fn checkpoint_of_shard(ckpt: &std::path::Path, shard: &str) {
     json(&["count", "9", "--json", "--shard", shard, "--checkpoint", c]);
 }
 
-/// Round 3, 3 and 4: files that claim what no plan can be (a shard 5 of 3 or 0 of 0, four
+/// Files that claim what no plan can be (a shard 5 of 3 or 0 of 0, four
 /// billion shards, N = 64 at a split depth whose plan cannot be held) are refused with a
 /// message by every reader (status, merge, audit), never a panic or an abort.
 #[test]
@@ -329,7 +329,7 @@ fn crafted_claims_are_refused_by_every_reader() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3: the file readers on crafted fields. Every numeric field of a genuine shard result
+/// The file readers on crafted fields. Every numeric field of a genuine shard result
 /// and checkpoint is set to extreme or wrong values and the file resealed (as a forger
 /// would); `merge::parse`, `merge`, `Checkpoint::parse` and `status` (over the directory)
 /// each accept it or refuse it with a message and an exit code of 2 or 3, and never panic

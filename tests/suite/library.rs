@@ -66,7 +66,7 @@ fn bad_input_is_an_error_not_a_panic() {
     let bad = |o: Options, n: u32| nqueens::count(n, &o).unwrap_err().to_string();
     assert!(bad(Options::default(), 65).contains("between 1 and 64"));
     assert!(bad(Options::default(), 0).contains("between 1 and 64"));
-    // Issue 57, 9: 0 threads is every logical CPU, as in rayon; past the most, an error.
+    // 0 threads is every logical CPU, as in rayon; past the most, an error.
     let all = nqueens::count(8, &Options::default().with_threads(0)).unwrap();
     assert_eq!((all.total, all.threads), (92, num_cpus::get()));
     assert!(bad(Options::default().with_threads(100_000), 8).contains("threads"));

@@ -354,7 +354,7 @@ fn wait_until_taken(pid: u32, sig: i32) {
     panic!("signal {sig} still pending for process {pid} after 10 s");
 }
 
-/// Round 4, 1: two SIGINTs 1 ms apart (as `timeout`, a scheduler's cancel or an impatient
+/// Two SIGINTs 1 ms apart (as `timeout`, a scheduler's cancel or an impatient
 /// Ctrl-C send) stop the count, save its finished tasks and say so, every time; SIGHUP (a
 /// closed terminal or ssh session) is taken as SIGTERM: saved, said, exit 129.
 #[test]
@@ -412,7 +412,7 @@ fn a_second_signal_does_not_cut_the_save_short_and_sighup_saves_too() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 1: a shard's result written over its own checkpoint (or the checkpoint's lock
+/// A shard's result written over its own checkpoint (or the checkpoint's lock
 /// file), however spelled, is refused before counting: it would replace the checkpoint and
 /// then be removed with it, leaving nothing. The checkpoint already there is left alone; a
 /// result beside it is written, and the finished shard's checkpoint removed.

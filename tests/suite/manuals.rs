@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{assert_bad_input, nqueens, stdout_of};
 
-/// Issue 45, 7: completions for every shell clap knows and the man page, generated from the
+/// Completions for every shell clap knows and the man page, generated from the
 /// definitions: they name the subcommands and options `--help` names.
 #[test]
 fn completions_and_the_man_page_name_every_subcommand() {
@@ -29,7 +29,7 @@ fn completions_and_the_man_page_name_every_subcommand() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// Issue 57, 1: every command has its man page: `man COMMAND` prints it (its options
+/// Every command has its man page: `man COMMAND` prints it (its options
 /// described), `man --dir DIR` writes them all (nqueens.1, nqueens-count.1, …) for `man` to
 /// find; an unknown command or a missing directory is refused.
 #[test]

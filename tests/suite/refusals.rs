@@ -66,7 +66,7 @@ fn messages_point_the_right_way() {
         let out = nqueens().args(args).output().unwrap();
         String::from_utf8_lossy(&out.stderr).to_string()
     };
-    // count reads --place from 0 with --zero-based too (issue 45): its message offers it.
+    // count reads --place from 0 with --zero-based too: its message offers it.
     assert!(err(&["count", "8", "--place", "0:1"]).contains("--zero-based"));
     assert!(!err(&["merge", "--bogus"]).contains("--zero-based"));
     assert!(err(&["solve", "8", "--place", "0:1"]).contains("--zero-based"));
@@ -137,7 +137,7 @@ fn parsers_survive_random_and_mutated_input() {
     }
 }
 
-/// Round 3, 3: plans that cannot be held are refused before they are built (exit 2 and a
+/// Plans that cannot be held are refused before they are built (exit 2 and a
 /// message), never allocated (they aborted allocating ~166 GB).
 #[test]
 #[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
@@ -158,7 +158,7 @@ fn plans_too_large_to_hold_are_refused_up_front() {
     }
 }
 
-/// Round 3, 9: what `--help` says of `auto` is what it does (quadrants from odd N = 17).
+/// What `--help` says of `auto` is what it does (quadrants from odd N = 17).
 #[test]
 fn help_says_what_auto_does() {
     let out = nqueens().args(["count", "--help"]).output().unwrap();
@@ -169,7 +169,7 @@ fn help_says_what_auto_does() {
     assert_eq!(auto["algorithm"], "quadrants");
 }
 
-/// Round 3, 9: a board with no solution drawn as SVG is a picture (of the empty board), not
+/// A board with no solution drawn as SVG is a picture (of the empty board), not
 /// plain text.
 #[test]
 fn no_solution_as_svg_is_a_picture() {
@@ -183,7 +183,7 @@ fn no_solution_as_svg_is_a_picture() {
     assert!(svg.contains("no solution"), "{svg}");
 }
 
-/// Round 3, 9: in a stream, an unreadable board is named with its own line; a 1×1 matrix
+/// In a stream, an unreadable board is named with its own line; a 1×1 matrix
 /// reads 0-based too.
 #[test]
 fn verify_names_the_board_that_is_wrong() {
@@ -209,7 +209,7 @@ fn verify_names_the_board_that_is_wrong() {
     }
 }
 
-/// Round 3, 9: a count of a board no one has counted says, first and even when stderr is not a
+/// A count of a board no one has counted says, first and even when stderr is not a
 /// terminal, roughly what it will cost (it said nothing for 20 s).
 #[test]
 #[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
@@ -287,7 +287,7 @@ fn a_run_whose_task_records_do_not_fit_is_refused_with_the_shards_that_would() {
 /// A run whose checkpoint or shard file would pass what resume and merge read (256 MiB) is
 /// refused before it counts or writes anything, with the shards that would fit: a whole
 /// N = 27 with a checkpoint (the record plan's 5 million tasks), N = 28 in one shard, and a
-/// shard of N = 28 in 100 in the plan of 13 parts a combination (521 million tasks).
+/// shard of N = 28 in 100 in the plan of 13 parts per combination (521 million tasks).
 #[test]
 fn a_run_whose_file_could_not_be_read_back_is_refused() {
     let dir = common::tmpdir("refusals", "big-files");
@@ -335,7 +335,7 @@ fn the_quadrant_build_can_be_capped_and_a_wrong_name_is_refused() {
     );
 }
 
-/// Round 4, 5 and 6: what cannot finish in a lifetime (a hundred years on the threads given,
+/// What cannot finish in a lifetime (a hundred years on the threads given,
 /// by a rough scale) is refused at once, from arithmetic, before any plan is built (`count 47
 /// --shard 0/2` took 37 s and 1 GB to refuse; `estimate 40` warned, then counted); `--force`
 /// asks for it anyway. A run of the quadrant method whose file could not be read back is
@@ -383,7 +383,7 @@ fn what_cannot_finish_is_refused_at_once_from_arithmetic() {
     assert_refused(nqueens().args(["count", "40"]), "--force");
 }
 
-/// Round 4, 5: a count that will take long says its cost before it starts (`count 24` began
+/// A count that will take long says its cost before it starts (`count 24` began
 /// with "ETA unknown" and no word of its 60 core-hours).
 #[test]
 fn a_long_count_says_its_cost_before_it_starts() {
@@ -407,7 +407,7 @@ fn a_long_count_says_its_cost_before_it_starts() {
     );
 }
 
-/// Issue 57, 5: long work with nothing to resume from asks first: a count or a table
+/// Long work with nothing to resume from asks first: a count or a table
 /// projected past a day on the threads given needs --force (`count 28 -t 2`, about 80 years,
 /// and `table 25..28`, about 26 days, started); one with a checkpoint or a shard was planned
 /// and starts as before.
@@ -439,7 +439,7 @@ fn work_past_a_day_with_nothing_to_resume_needs_force() {
     assert!(err.starts_with("note: N = 24 is about "), "{err}");
 }
 
-/// Round 4, 7: a refusal for memory names what would fit (the --max-memory, and a K more than
+/// A refusal for memory names what would fit (the --max-memory, and a K more than
 /// the shard's own; it said "at least 2 shards" to shard 0 of 4).
 #[test]
 fn a_memory_refusal_names_what_would_fit() {

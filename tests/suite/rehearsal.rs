@@ -1,7 +1,7 @@
 //! The rehearsal of a record run at its real size: a TEST-ONLY generator of made-up shard
 //! results of the N = 28 plan (never reachable from the command line), so that merge, status
 //! and audit are measured on a run of a million files before a core-year is spent on one.
-//! `scripts/measure/rehearsal.sh` runs it and times the readers; docs/PERFORMANCE.md has the figures.
+//! `scripts/measure/rehearsal.sh` runs it and times the readers; the performance log (docs/performance/log.md) has the figures.
 //!
 //! The counts are made up (each task with an even id "found" 8 × (id mod 1000 + 1)
 //! solutions in classes of 8, the others nothing): the files are sealed and pass every check
@@ -152,7 +152,7 @@ fn rehearsal_writes_a_made_up_n28_run() {
 
 /// The memory bound: every task of the N = 28 plan (4,457,401 records, each of which found
 /// something) in 100 files of about 45,000 records, merged within 512 MiB of address space
-/// (it held about 200 bytes a record before: 900 MB), to the total the files were written
+/// (it held about 200 bytes per record before: 900 MB), to the total the files were written
 /// with; and the same run through a list file.
 #[test]
 #[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
@@ -188,10 +188,10 @@ fn four_and_a_half_million_records_merge_in_bounded_memory() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 6, 3: one file of a third of the N = 28 plan (1,485,801 records, each of which found
+/// One file of a third of the N = 28 plan (1,485,801 records, each of which found
 /// something: the largest files count writes hold up to 2,097,152) is read one record at a
 /// time by merge, status and audit, as the files of a run are: each stays within 160 MiB of
-/// address space (the file alone took about 290 bytes a record, 413 MiB, before), and still
+/// address space (the file alone took about 290 bytes per record, 413 MiB, before), and still
 /// checks the whole file (merge names the missing shards, status the finished one, audit
 /// finds the drawn task's made-up count).
 #[test]

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::process::Command;
 
-/// Round 4, 9: `N` or `K` written as bash arithmetic with a command inside (`I[$(touch
+/// `N` or `K` written as bash arithmetic with a command inside (`I[$(touch
 /// PWNED)]+5`) runs nothing, and a `K` that is not a number (`k8`) is refused (it made every
 /// array task say "nothing to do" and exit 0).
 #[test]
@@ -51,7 +51,7 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 13: an array's offset, step and shards a task reach `slurm-array.sh` as
+/// An array's offset, step and shards per task reach `slurm-array.sh` as
 /// arguments (they came only from the environment, which `--export=NONE` withholds), and an
 /// argument wins over a variable left in the environment.
 #[test]
@@ -77,7 +77,7 @@ fn the_array_script_takes_its_shards_from_its_arguments() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     found.sort();
-    // Array task 1 at offset 2, step 3, 2 a task: shards 2 + 1 = 3 and 3 + 3 = 6.
+    // Array task 1 at offset 2, step 3, 2 per task: shards 2 + 1 = 3 and 3 + 3 = 6.
     assert_eq!(found, ["n8-k10-shard-3.json", "n8-k10-shard-6.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -100,7 +100,7 @@ fn run_small(name: &str, envs: &[(&str, &str)]) -> (std::path::PathBuf, String) 
     (dir, log)
 }
 
-/// `scripts/measure/many-cores.sh` (what PERFORMANCE.md's many-core rows come from) runs its steps at
+/// `scripts/measure/many-cores.sh` (what the performance log's many-core rows come from) runs its steps at
 /// small N (`SMALL=1`) and writes a line for each count with its solutions.
 #[test]
 fn the_many_core_script_writes_every_step() {
@@ -119,7 +119,7 @@ fn the_many_core_script_writes_every_step() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/measure/many-cores-why.sh` (PERFORMANCE.md row 37) runs its steps at small N (`SMALL=1`):
+/// `scripts/measure/many-cores-why.sh` (the performance log) runs its steps at small N (`SMALL=1`):
 /// the P shards run at once add up to a(14), for both builds, and every kind of line is there.
 #[test]
 fn the_many_core_why_script_writes_every_step() {
@@ -147,7 +147,7 @@ fn the_many_core_why_script_writes_every_step() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/measure/many-cores-same-work.sh` (PERFORMANCE.md row 42) counts each shard at P threads
+/// `scripts/measure/many-cores-same-work.sh` (the performance log) counts each shard at P threads
 /// and at 1 thread (`SMALL=1`: N = 14 and 13): every count of a shard finds the same
 /// solutions, and each pair and build gets its summary.
 #[test]
@@ -180,7 +180,7 @@ fn the_many_core_same_work_script_counts_each_shard_both_ways() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `scripts/measure/one-task-threads.sh` (PERFORMANCE.md row 46) counts one drawn task at each thread
+/// `scripts/measure/one-task-threads.sh` (the performance log) counts one drawn task at each thread
 /// count in turn (`SMALL=1`: N = 16): every count is the same task with the same solutions,
 /// each round begins at the first thread count, and the arguments are plain numbers.
 #[test]

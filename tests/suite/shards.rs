@@ -242,7 +242,7 @@ fn striped_shards_in_parts_merge_status_and_audit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 8: the plan of a sharded run depends only on what was asked: `auto` does not fall
+/// The plan of a sharded run depends only on what was asked: `auto` does not fall
 /// back to backtracking on a machine with less memory (shards of one run would then disagree
 /// and fail to merge after the work); it refuses before counting.
 #[test]
@@ -265,7 +265,7 @@ fn a_sharded_auto_count_never_picks_its_method_by_memory() {
     assert_eq!(whole["algorithm"], "symmetric");
 }
 
-/// Round 3, 1: shards that ran for seconds (whose `seconds` once broke the seal of about one
+/// Shards that ran for seconds (whose `seconds` once broke the seal of about one
 /// file in four) merge to the known total.
 #[test]
 #[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
@@ -302,7 +302,7 @@ fn a_real_multi_second_shard_set_merges() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 3, 9: a set that claims a million shards is refused with a short message (it
+/// A set that claims a million shards is refused with a short message (it
 /// printed 16 MB naming every missing shard).
 #[test]
 fn a_set_claiming_a_million_shards_gets_a_short_refusal() {
@@ -325,7 +325,7 @@ fn a_set_claiming_a_million_shards_gets_a_short_refusal() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 4, 7: a checkpoint of a plan made with other parts (`NQUEENS_QUARTER_PARTS`) is
+/// A checkpoint of a plan made with other parts (`NQUEENS_QUARTER_PARTS`) is
 /// refused saying what differs (it printed two identical descriptions of the plans).
 #[test]
 fn a_checkpoint_of_another_plan_says_what_differs() {
@@ -349,7 +349,7 @@ fn a_checkpoint_of_another_plan_says_what_differs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 45, 1: `count -o FILE` writes the result atomically to FILE (nothing on stdout), and
+/// `count -o FILE` writes the result atomically to FILE (nothing on stdout), and
 /// with `--checkpoint` removes the checkpoint and its lock file once the result is written; a
 /// result that cannot be written is refused before the count.
 #[test]

@@ -116,7 +116,7 @@ fn finished_partial_missing_and_foreign_shards() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("shard   3  missing    nothing yet"), "{text}");
     assert!(text.contains("foreign"), "{text}");
-    // Every shard finished beside a foreign file (issue 56, 7): status says what merge of the
+    // Every shard finished beside a foreign file: status says what merge of the
     // directory says, a refusal (exit 2), not "complete".
     run(&["count", "13", "--shard", "2/4"], &r.join("s2.json"));
     run(&["count", "13", "--shard", "3/4"], &r.join("s3.json"));
@@ -155,7 +155,7 @@ fn finished_partial_missing_and_foreign_shards() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 6: a damaged (truncated) file is named, with exit 2, and the other shards are
+/// A damaged (truncated) file is named, with exit 2, and the other shards are
 /// still reported: in a run of a million files one bad file must not hide the rest.
 #[test]
 fn a_damaged_file_is_named_with_exit_2() {
@@ -209,7 +209,7 @@ fn a_damaged_file_is_named_with_exit_2() {
 }
 
 /// A shard given twice makes a run that does not merge: status says so and exits as merge
-/// does, 2 (issue 40: status exits as merge would; round 3 had made it 1).
+/// does, 2.
 #[test]
 fn a_duplicate_shard_exits_as_merge_does_with_the_reason() {
     let dir = tmpdir("dup");
@@ -228,7 +228,7 @@ fn a_duplicate_shard_exits_as_merge_does_with_the_reason() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Round 4, 8: an ordinary directory holds other files: notes that mention our formats and an
+/// An ordinary directory holds other files: notes that mention our formats and an
 /// audit's report are skipped; a link back up the tree (a loop) is not followed (it counted
 /// shards twice); and a file that cannot be read exits 2, not 1 ("not yet"), so that a script
 /// waiting for 0 does not wait for ever.
@@ -276,7 +276,7 @@ fn status_skips_what_is_not_a_run_file_follows_no_link_and_exits_2_on_an_unreada
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 45, 2: `status` of a whole count's checkpoint (no shards) says how far it is, what it
+/// `status` of a whole count's checkpoint (no shards) says how far it is, what it
 /// found, and what is left; exit 1 before every task is counted, 0 after.
 #[test]
 fn a_single_run_has_a_status() {
@@ -305,7 +305,7 @@ fn a_single_run_has_a_status() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 5: a file the walk found that is gone when it is read (a shard finishing while
+/// A file the walk found that is gone when it is read (a shard finishing while
 /// status reads: its checkpoint removed) is reported as vanished, not as an error; a file
 /// named on the command line that does not exist is still refused.
 #[test]
@@ -334,7 +334,7 @@ fn a_file_gone_while_status_reads_is_in_flux_not_an_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 9: a finished result linked into the run directory (`ln -s ../scratch/s2.json
+/// A finished result linked into the run directory (`ln -s ../scratch/s2.json
 /// run/`) is read as the result, by status and merge alike, not skipped in silence.
 #[test]
 fn a_result_linked_into_the_run_is_read() {
@@ -361,7 +361,7 @@ fn a_result_linked_into_the_run_is_read() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 8: a shard run that fails merge's checks (a forged, resealed shard) beside a
+/// A shard run that fails merge's checks (a forged, resealed shard) beside a
 /// whole count's finished checkpoint: the shard run's error is reported (exit 2), with the
 /// whole count's line beside it, not the checkpoint alone with exit 0.
 #[test]
@@ -404,7 +404,7 @@ fn a_failing_shard_run_is_reported_beside_a_whole_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 4: a run of many shards is summarised (the missing ones as ranges, no line a
+/// A run of many shards is summarised (the missing ones as ranges, no line a
 /// shard), `--all` gives every line, the JSON keeps every shard, and `--list FILE` reads the
 /// run's files from a list as merge and audit do.
 #[test]
@@ -446,7 +446,7 @@ fn a_large_run_is_summarised_and_read_from_a_list() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 56, 14: `status --help` says how deep a directory is searched as the code does.
+/// `status --help` says how deep a directory is searched as the code does.
 #[test]
 fn the_help_says_how_deep_directories_are_searched() {
     let help = common::stdout_of(&["status", "--help"]);

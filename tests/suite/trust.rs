@@ -31,7 +31,7 @@ fn edit(f: &Path, old: &str, new: &str) {
     std::fs::write(f, reseal(&text.replacen(old, new, 1))).unwrap();
 }
 
-/// Issue 40: a whole run with a task raised by 8 (its classes by 1) and resealed merges to a
+/// A whole run with a task raised by 8 (its classes by 1) and resealed merges to a
 /// total A000170 refutes: merge exits 3, and status says the same and exits 3, never
 /// "complete".
 #[test]
@@ -48,7 +48,7 @@ fn status_exits_as_merge_does_on_a_forged_whole_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 40: audit and status check what merge checks. A shard whose sums do not add up to its
+/// Audit and status check what merge checks. A shard whose sums do not add up to its
 /// tasks, or that holds another shard's tasks, and a checkpoint relabelled as another shard's,
 /// are refused (exit 2) by each, even when the recount of their tasks would agree.
 #[test]
@@ -97,7 +97,7 @@ fn audit_and_status_check_every_sum_and_every_assignment() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 40: fields no plan or run can have are refused by every reader (merge, status and
+/// Fields no plan or run can have are refused by every reader (merge, status and
 /// audit), resealed or not: placed queens or a split depth on a quadrant shard (which the
 /// fingerprint does not spell out), absurd thread counts, a kernel that is not one, a
 /// quadrant shard naming a kernel, a `counted_by` naming no build or more tasks than it holds.
@@ -256,7 +256,7 @@ fn digest_v2(files: &[PathBuf]) -> String {
     format!("{:x}", h.finalize())
 }
 
-/// Issue 40: merge prints the SHA-256 digest of the run's records in their canonical text
+/// Merge prints the SHA-256 digest of the run's records in their canonical text
 /// (the same in any order of the files, and what anyone recomputes from the files), and which
 /// builds, CPUs and hosts counted how many tasks; status of the whole run shows the digest.
 #[test]
@@ -313,7 +313,7 @@ fn merge_gives_the_digest_of_the_records_in_any_order_and_who_counted_them() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 40: the default audit of a quadrant method's file recounts one task by the method in
+/// The default audit of a quadrant method's file recounts one task by the method in
 /// another build than the file records and counts slices of it both ways, and says so;
 /// `--same-method` recounts in the file's own build without slices; `--backtracking`
 /// recounts whole tasks and says their nodes are not compared.
@@ -406,7 +406,7 @@ fn an_audit_never_counts_the_same_slice_twice() {
     }
 }
 
-/// Issue 56, 10: digest v1 is over every task's line, so the same records give the same v1
+/// Digest v1 is over every task's line, so the same records give the same v1
 /// digest from version 4 files (which list every task), from a recount in version 5 files
 /// (which leave out the tasks that found nothing) and from a mix of both: trust.md's
 /// published value for docs/examples/n12 (it gave three).

@@ -43,7 +43,7 @@ pub struct EngineArgs {
     #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
     pub kernel: Kernel,
     /// Count on an NVIDIA GPU (the kernel `gpu`: the backtracking plan's tasks, each a few
-    /// rows on this CPU and then a subtree a GPU thread): a build with the `gpu` feature
+    /// rows on this CPU and then each subtree on a GPU thread): a build with the `gpu` feature
     /// (`cargo build --release --features gpu`), a GPU and its driver. See docs/guide/gpu.md.
     #[arg(long, conflicts_with = "kernel")]
     pub gpu: bool,

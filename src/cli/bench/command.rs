@@ -36,7 +36,7 @@ pub const DEFAULT_N: u32 = 18;
     by the seconds its JSON report gives and checked against OEIS, and gives the other's \
     times and the ratio of the medians.\n\n\
     --gpu times the same workload on the GPU too (the kernel `gpu`, fed by the largest thread \
-    count's CPU threads), after the CPU's runs, and gives its solutions a second beside the \
+    count's CPU threads), after the CPU's runs, and gives its solutions per second beside the \
     CPU's best: a build with the `gpu` feature and a GPU, else refused before any run.\n\n\
     Examples:\n  nqueens bench\n  nqueens bench --n 16 --threads 1,2 --runs 3 --markdown\n  \
     nqueens bench --n 17 --threads 1 --compare ./old-nqueens\n  \

@@ -54,7 +54,7 @@ pub struct OnGpu {
     pub device: String,
     /// The row of its runs: `threads` are the CPU threads that fed it.
     pub runs: Row,
-    /// Its solutions a second over the CPU's best row's (the lowest median).
+    /// Its solutions per second over the CPU's best row's (the lowest median).
     pub against_cpu: f64,
 }
 

@@ -1,6 +1,6 @@
 //! What a count will cost, said before it starts, and the refusal of one that cannot finish in
 //! a lifetime: a(N) (known, or projected) times the method's rough cost a solution, a scale
-//! from docs/PERFORMANCE.md, never a measurement (`nqueens estimate N` measures).
+//! from the performance log (docs/performance/log.md), never a measurement (`nqueens estimate N` measures).
 
 use nqueens::internals::LIFETIME_SECONDS;
 use nqueens::longrun::distributed::shard::Shard;
@@ -86,7 +86,7 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
         String::new()
     };
     let cost = format!(
-        "{what} is about {} of work ({a} × about {ns} core-ns a solution with algorithm \
+        "{what} is about {} of work ({a} × about {ns} core-ns per solution with algorithm \
          {algorithm}, a rough scale{measure}): about {} on {} thread{}",
         core_time(core),
         duration(wall),

@@ -1,5 +1,5 @@
 //! The x86-64 builds: the tokens that prove a CPU's features, the functions every generic body
-//! of theirs runs in, and their primitives (the join, four pairs a step or eight in the
+//! of theirs runs in, and their primitives (the join, four pairs per step or eight in the
 //! AVX-512 build, the filters of queries, the table lookup by `rorx`, `pext`).
 
 use super::cpu::features;

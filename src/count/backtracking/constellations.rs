@@ -5,7 +5,7 @@ use super::task::{tie_squares, Task, TaskKind};
 use crate::board::check::peaceful;
 
 /// Whether the edge family with row-0 queen at `b` is planned with late bounds (see
-/// [`TaskKind::Edge`]). Measured at N=16 and 17 (docs/PERFORMANCE.md): for b <= 2 the bounds
+/// [`TaskKind::Edge`]). Measured at N=16 and 17 (the performance log (docs/performance/log.md)): for b <= 2 the bounds
 /// barely prune, so fixing all four border queens only multiplies the re-searched upper rows;
 /// from b = 3 on, fixed border queens prune more than they cost.
 fn late_edges(b: u32) -> bool {

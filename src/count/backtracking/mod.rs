@@ -1,5 +1,5 @@
 //! The backtracking method: the board searched row by row, queens as bits in three u64 masks
-//! (columns and the two diagonals, shifted one place a row), in the room beside the quadrant
+//! (columns and the two diagonals, shifted one place per row), in the room beside the quadrant
 //! method's ([`super::quadrants`]), the two mirroring each other.
 //!
 //! - [`plan`]: the board split into tasks (`plain`, `mirror`, `symmetric` by start

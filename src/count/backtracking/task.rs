@@ -6,7 +6,7 @@ use super::kernel::Found;
 use crate::board::masks::full_mask;
 use crate::board::spec::Spec;
 
-/// The most queens a task can fix before its search starts: 4 border queens (or a corner
+/// The most queens per task can fix before its search starts: 4 border queens (or a corner
 /// pair) and up to [`super::plan::MAX_SPLIT_DEPTH`] + [`super::plan::LATE_EXTRA_DEPTH`] rows
 /// expanded (the plan tests check that every task fits).
 pub const MAX_FIXED: usize = 10;

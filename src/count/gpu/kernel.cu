@@ -1,5 +1,5 @@
 /*
- * The GPU kernel of nqueens: counts the completions of many partial boards, one a thread.
+ * The GPU kernel of nqueens: counts the completions of many partial boards, one per thread.
  *
  * One source for two compilers: NVRTC compiles it for the GPU found at run time (the `gpu`
  * feature, src/count/backtracking/kernel/gpu/device.rs), and the C compiler compiles it for this CPU

@@ -1,5 +1,5 @@
 //! One launch of the GPU kernel: a batch of tasks' boards, expanded a few rows on the host
-//! into subtrees, one a GPU thread, and each task's counts put back together.
+//! into subtrees, one per GPU thread, and each task's counts put back together.
 
 use crate::board::spec::Spec;
 use crate::count::backtracking::kernel::found::Found;
@@ -17,7 +17,7 @@ pub enum Search {
 /// Threads a block of a launch, on the GPU and in the kernel's CPU build alike.
 pub const THREADS: u32 = 128;
 
-/// The most free rows a board has (the kernel's arrays).
+/// The most free rows per board has (the kernel's arrays).
 pub const MAX_ROWS: usize = 64;
 
 /// Threads a block of the second search (`nq_count32`), whose stacks share the block's
@@ -67,7 +67,7 @@ pub struct Start {
 /// host counted of each task while it expanded it.
 #[derive(Debug, Clone, Default)]
 pub struct Launch {
-    /// The tasks' boards (one a task that has subtrees).
+    /// The tasks' boards (one per task that has subtrees).
     pub boards: Vec<LaunchBoard>,
     /// The subtrees, a thread each.
     pub starts: Vec<Start>,

@@ -4,7 +4,7 @@
  * A sieve's leaf holds stored patterns; the queries the sieve's splits let into it are
  * matched against every one of them: the pairs with no bit in common are counted. Here a
  * leaf's patterns are bit-sliced in blocks of 256, as the CPU matcher slices them: for each of
- * the 64 bit positions, four 64-bit words with one bit a pattern saying "this pattern lacks
+ * the 64 bit positions, four 64-bit words with one bit per pattern saying "this pattern lacks
  * the bit", then the block's valid-pattern words. A query's count in a block is the popcount
  * of the AND of the slices of its set bits. One thread a query: it runs over its leaf's
  * blocks (the queries of a leaf are next to each other, so a warp's threads read the same

@@ -224,7 +224,7 @@ impl Sizes<'_> {
         !self.layout.geometry.even() || 4 * table.len() <= MEMO_BYTES / MEMO_ENTRY
     }
 
-    /// The bytes a worker's memo of filtered quarters holds at most.
+    /// The bytes per worker's memo of filtered quarters holds at most.
     fn memo_bytes(&self) -> usize {
         if self.memo_used() {
             Memo::bytes_for(4 << (2 * self.layout.geometry.h), self.memo_cap())

@@ -82,7 +82,7 @@ pub struct Settings {
     /// fingerprint ([`Settings::for_plan`]).
     pub previous: bool,
     /// An even board's plan without the transposes (solutions paired across row sets: see
-    /// `docs/ARCHITECTURE.md` and PERFORMANCE row 36): the same tasks, with the counts that
+    /// `docs/ARCHITECTURE.md` and the performance log): the same tasks, with the counts that
     /// files counted before the transposes were brought in hold. Readers choose it themselves
     /// from a file's fingerprint ([`Settings::for_plan`]).
     pub untransposed: bool,

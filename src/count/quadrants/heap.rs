@@ -3,11 +3,11 @@
 //! A row set builds its half-boards, sieves and query lists (tens of MiB at N = 24–28) and
 //! frees them; the next row set builds as much again. glibc gives the top of a heap back to
 //! the kernel whenever 128 KiB there are free, so each row set faulted its memory in afresh:
-//! 2 s of system time in a 35 s task at N = 26 (docs/PERFORMANCE.md, row 39).
+//! 2 s of system time in a 35 s task at N = 26.
 //! [`keep_freed_memory`] raises that threshold to 2 GiB, as `MALLOC_TRIM_THRESHOLD_` would,
 //! and keeps blocks under 1 MiB in the heaps. A worker thread's heap is made of 64 MiB
 //! pieces that glibc unmaps as soon as one is wholly free, whatever the threshold: at N = 28
-//! a row set's sieve tables (hundreds of MiB) were faulted in again by every task (row 43);
+//! a row set's sieve tables (hundreds of MiB) were faulted in again by every task;
 //! [`keep_heap_pieces`] keeps those pieces too, for large boards only (it raised the peak of
 //! small counts by a quarter to a third).
 //! The command line calls it unless the user tunes glibc's allocator themselves; a library

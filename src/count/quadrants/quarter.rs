@@ -29,7 +29,7 @@ impl Quarter {
     /// walk: each rows mask's placements are collected in walk order, then put in place by
     /// their columns (the index is [`Quarter::index`]'s, which walks to count alone). Holds
     /// one rows mask's placements (12 bytes each) besides the table while it builds (an
-    /// N = 22 shard's peak was 584 MB before and after, PERFORMANCE row 41).
+    /// N = 22 shard's peak was 584 MB before and after, the performance log).
     pub fn new(h: u32) -> Quarter {
         assert!((1..=MAX_H).contains(&h), "quarters are 1 to {MAX_H} wide");
         let mut start = Vec::with_capacity((1usize << (2 * h)) + 1);
@@ -116,7 +116,7 @@ pub fn bytes_needed(h: u32) -> usize {
 }
 
 /// The placements of an `h`×`h` quarter (up to [`MAX_H`]): 0 to `h` non-attacking queens, at
-/// most one a row and a column (counted once; the tests check them against built tables).
+/// most one per row and a column (counted once; the tests check them against built tables).
 fn placements(h: u32) -> usize {
     const PLACEMENTS: [usize; 12] = [
         1, 2, 5, 18, 87, 462, 2_635, 16_870, 118_969, 915_442, 7_535_369, 66_807_234,
@@ -215,7 +215,7 @@ pub fn rows<'a>(table: Option<&'a Quarter>, slices: &'a QuarterSlices, mask: u32
     }
 }
 
-/// The quarter slices a worker holds: those of the row set it counts (its four quadrants'
+/// The quarter slices per worker holds: those of the row set it counts (its four quadrants'
 /// rows masks), a slice kept while the next row set reads the same rows (the south masks
 /// change slowly in the row sets' order).
 #[derive(Debug, Default)]

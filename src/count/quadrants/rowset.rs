@@ -165,7 +165,7 @@ impl RowSets<'_> {
     /// sets from `from` to `west.upto`) matched against all the east ones, which the worker
     /// builds and stores once for the row set's parts ([`Stored`], shaped for the queries of
     /// all of them: this part's times their number). The east half-boards are counted as
-    /// built with the first part only. `None` when either side passes a piece
+    /// built with the first part only. `None` when either side passes per piece
     /// ([`Pieces::halves`]): the part is then counted in pieces, and so are the row set's
     /// other parts.
     fn count_part(

@@ -15,7 +15,7 @@ pub(super) struct Pieces {
     /// in pieces, its west side built in pieces of this many, its stored east side in pieces
     /// sized by their tables within `room` (the first of this many). `None`: one piece.
     pub halves: Option<usize>,
-    /// The bytes a worker's half-boards, sieve and lists may hold when a row set is counted
+    /// The bytes per worker's half-boards, sieve and lists may hold when a row set is counted
     /// in pieces: a stored piece whose tables would pass it is built again smaller. `None`:
     /// unlimited.
     pub room: Option<u64>,

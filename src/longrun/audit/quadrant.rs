@@ -97,7 +97,7 @@ pub(super) fn recount_quadrants(
     Ok((got, audit))
 }
 
-/// How many slices a slice asked for may draw to find one that holds solutions (slices of a
+/// How many slices per slice asked for may draw to find one that holds solutions (slices of a
 /// small board often hold none, and one that holds none checks little).
 const DRAWS: usize = 64;
 

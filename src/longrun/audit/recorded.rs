@@ -7,7 +7,7 @@ use crate::count::plan_id::PlanId;
 use crate::count::tally::Tally;
 use crate::error::{Error, Result};
 use crate::longrun::distributed::shard::Shard;
-use crate::longrun::files::check::{PlanCheck, CheckpointCheck, ShardCheck};
+use crate::longrun::files::check::{CheckpointCheck, PlanCheck, ShardCheck};
 use crate::longrun::files::provenance::CountedBy;
 use crate::longrun::files::record::Done;
 use crate::longrun::files::runfile::RunFile;

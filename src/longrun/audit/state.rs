@@ -12,7 +12,7 @@ use crate::longrun::files::check::PlanCheck;
 use std::sync::Arc;
 
 /// An audit under way: files given one at a time ([`Auditor::add`]); each plan is rebuilt,
-/// and each recounting counter set up, once for all the files of that plan, not once a file.
+/// and each recounting counter set up, once for all the files of that plan, not once per file.
 pub struct Auditor<'a> {
     pub(super) sample: Sample,
     pub(super) how: Recount,

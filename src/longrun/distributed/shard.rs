@@ -31,7 +31,7 @@ pub struct Shard {
     pub count: u32,
 }
 
-/// The most shards a count is split into: far more than any cluster runs at once (Slurm's
+/// The most shards per count is split into: far more than any cluster runs at once (Slurm's
 /// own array limit is of this order), and small enough that the per-shard bookkeeping stays
 /// small.
 pub const MAX_SHARDS: u32 = 1_000_000;

@@ -11,12 +11,12 @@ use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
 use crate::count::Options;
 use crate::error::{Error, Result};
-use crate::longrun::distributed::found::{read_found, DoneSoFar, Found, FailureNoted};
+use crate::longrun::distributed::found::{read_found, DoneSoFar, FailureNoted, Found};
 use crate::longrun::distributed::merge::{Adding, Merged, Merger};
 use crate::longrun::distributed::shard::Assignment;
 pub use crate::longrun::distributed::walk::{files, listed, DIRECTORY_DEPTH};
 pub use crate::longrun::distributed::whole::{whole_runs, WholeRun};
-use crate::longrun::files::check::{PlanCheck, CheckpointCheck, ShardCheck};
+use crate::longrun::files::check::{CheckpointCheck, PlanCheck, ShardCheck};
 use crate::longrun::files::record::Done;
 use crate::longrun::files::result::ShardResult;
 use crate::longrun::files::runfile::RunFile;
@@ -122,7 +122,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// neither a shard result nor a checkpoint is skipped. A file that fails a check of the run
 /// (its plan, its shard's tasks) is an error naming it. The files are read twice, one at a
 /// time (first to find the run, then to check and add up each): what is held does not grow
-/// with the records, only a few bytes a shard.
+/// with the records, only a few bytes per shard.
 ///
 /// `None` when no file is a shard result or a shard checkpoint (a whole count's checkpoint
 /// says where that count stands: [`whole_runs`]).

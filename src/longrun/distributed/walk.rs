@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// (`results/NNN/shard-….json` is two levels).
 pub const DIRECTORY_DEPTH: u32 = 8;
 
-/// The paths listed in file `list` (`-`: standard input), one a line; blank lines and lines
+/// The paths listed in file `list` (`-`: standard input), one per line; blank lines and lines
 /// that begin with `#` are skipped. A list is as good as arguments, and a million names
 /// overflow any shell's.
 pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {

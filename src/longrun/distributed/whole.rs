@@ -3,8 +3,8 @@
 
 use crate::count::Options;
 use crate::error::Result;
-use crate::longrun::distributed::found::{read_found, DoneSoFar, Found, FailureNoted};
-use crate::longrun::files::check::{PlanCheck, CheckpointCheck};
+use crate::longrun::distributed::found::{read_found, DoneSoFar, FailureNoted, Found};
+use crate::longrun::files::check::{CheckpointCheck, PlanCheck};
 use crate::longrun::files::record::Done;
 use crate::longrun::files::runfile::RunFile;
 use crate::longrun::files::stream::Records;

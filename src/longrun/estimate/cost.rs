@@ -26,7 +26,9 @@ use crate::count::{Job, Options};
 use crate::error::{Error, Result};
 use crate::limits::LIFETIME_SECONDS;
 use crate::longrun::estimate::projection::{project, project_ratio, Projected};
-use crate::longrun::estimate::sample::{process_seconds, sample, sampled_share, total_work, SampleStop};
+use crate::longrun::estimate::sample::{
+    process_seconds, sample, sampled_share, total_work, SampleStop,
+};
 pub use crate::longrun::estimate::sample::{Sampled, MIN_SAMPLED};
 use serde::Serialize;
 use std::time::Instant;
@@ -124,7 +126,13 @@ const OVER_BUDGET: f64 = 1.5;
 /// `ask` wants: a(N) (known or projected) times the method's rough cost per solution, times a
 /// draw's expected share of the work (`Σ e_i² / E²` when drawn by estimate, `1 / tasks`
 /// uniformly), times the draws one thread counts.
-fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: EstimateRequest) -> Option<(String, f64)> {
+fn slow_sample(
+    n: u32,
+    job: &Job,
+    work: &Work,
+    total: u128,
+    ask: EstimateRequest,
+) -> Option<(String, f64)> {
     let algorithm = job.id().algorithm;
     let ns = algorithm.rough_ns_per_solution();
     let whole = crate::count::oeis::a000170_estimate(n) * ns * 1e-9;
@@ -140,7 +148,7 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: EstimateRequest
     let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
     let threads = job.threads();
     // A method that spreads a task over the threads counts the draws in turn, each on all of
-    // them; another counts one draw a thread.
+    // them; another counts one draw per thread.
     let spreads = job.counter().spreads();
     let wall = if spreads {
         per_draw * draws as f64 / threads as f64
@@ -171,7 +179,7 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: EstimateRequest
         };
         let m = format!(
             "this plan's tasks are large: a drawn task of N = {n} takes roughly {} of CPU \
-             (algorithm {algorithm} at about {ns} core-ns a solution, a rough scale), and \
+             (algorithm {algorithm} at about {ns} core-ns per solution, a rough scale), and \
              {counted}: about {} on {} before the estimate is printed{budget} (interrupt it \
              to stop)",
             days(per_draw),
@@ -179,7 +187,7 @@ fn slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: EstimateRequest
             match threads {
                 1 => "1 thread".to_string(),
                 t if spreads => format!("{t} threads (each task counted by all of them)"),
-                t => format!("{t} threads (one task a thread)"),
+                t => format!("{t} threads (one task per thread)"),
             },
         );
         (m, wall)
@@ -200,7 +208,7 @@ fn beyond_a_lifetime(n: u32, opts: &Options, ask: EstimateRequest) -> Result<()>
     if wall > LIFETIME_SECONDS {
         return Err(Error::Usage(format!(
             "a drawn task of N = {n} takes at least about {:.0e} years of CPU (algorithm \
-             {algorithm} at about {} core-ns a solution, a plan of at most {MAX_PLAN_TASKS} \
+             {algorithm} at about {} core-ns per solution, a plan of at most {MAX_PLAN_TASKS} \
              tasks): the sample cannot finish in a lifetime; nothing is counted (ask for it \
              anyway with `force`)",
             per_draw / (365.25 * 86_400.0),
@@ -288,7 +296,13 @@ fn seconds_per_solution(sampled: &[Sampled]) -> Option<f64> {
 
 /// Warns (through `ask.warn`) when even the smallest sample would take long, and refuses
 /// one that would not finish in a lifetime unless `ask.force`.
-fn warn_of_a_slow_sample(n: u32, job: &Job, work: &Work, total: u128, ask: EstimateRequest) -> Result<()> {
+fn warn_of_a_slow_sample(
+    n: u32,
+    job: &Job,
+    work: &Work,
+    total: u128,
+    ask: EstimateRequest,
+) -> Result<()> {
     if let Some((m, wall)) = slow_sample(n, job, work, total, ask) {
         if wall > LIFETIME_SECONDS && !ask.force {
             return Err(Error::Usage(format!(
@@ -375,15 +389,15 @@ mod tests {
     #[test]
     fn a_plan_of_huge_tasks_is_warned_of() {
         use crate::Algorithm::*;
-        // N = 29 by backtracking: days a task; N = 28 by mirror halving: weeks.
+        // N = 29 by backtracking: days per task; N = 28 by mirror halving: weeks.
         let m = warned(29, Symmetric, 60.0).expect("N = 29 warned");
         assert!(m.contains("N = 29") && m.contains("days"), "{m}");
         assert!(warned(28, Mirror, 60.0).is_some());
         // Small boards, and a budget that covers the tasks, are not.
         assert_eq!(warned(20, Symmetric, 60.0), None);
         assert_eq!(warned(29, Symmetric, 1e7), None);
-        // A time budget the fewest draws cannot keep is said to before counting (issue 45:
-        // `estimate 27 --seconds 10` sampled for 22 s, then 83 s, without a word).
+        // A time budget the fewest draws cannot keep is said so before counting (otherwise
+        // `estimate 27 --seconds 10` would sample for 22 s, then 83 s, without a word).
         let m = warned(24, Quadrants, 0.5).expect("N = 24 in half a second warned");
         assert!(m.contains("not the 0.5 s asked for"), "{m}");
         assert_eq!(warned(24, Quadrants, 600.0), None);

@@ -146,7 +146,7 @@ impl SampleStop {
 /// Counts drawn tasks of `counter` on `threads` threads until `until` says; in the order
 /// drawn. A counter that spreads a task over its pool ([`Counter::spreads`]) has its draws
 /// counted one at a time by every thread, each timed by the process's CPU clock; another's
-/// are counted one a thread at once, each timed by its thread's.
+/// are counted one per thread at once, each timed by its thread's.
 pub(super) fn sample(
     counter: &dyn Counter,
     work: &Work,
@@ -216,7 +216,7 @@ fn sampled(
     })
 }
 
-/// [`sample`] of a counter that counts a task on one thread: one draw a thread at once (the
+/// [`sample`] of a counter that counts per task on one thread: one draw per thread at once (the
 /// first draw that fails ends every thread's).
 fn one_a_thread(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
     let Draws {

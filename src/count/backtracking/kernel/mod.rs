@@ -32,7 +32,7 @@ use crate::error::Result;
 use crate::names::named_enum;
 use std::sync::OnceLock;
 
-/// The most tasks a batch for the GPU takes (`Counter::launch`): with
+/// The most tasks per batch for the GPU takes (`Counter::launch`): with
 /// [`gpu::HOST_ROWS`] rows placed on the host, about 10^5 to 10^6 subtrees at
 /// N = 18 to 21, a GPU thread each (an H100 runs about 2.7 × 10^5 threads at once). A guess
 /// until `scripts/measure/gpu-device.sh` measures it.
@@ -50,7 +50,7 @@ pub enum Kernel {
     /// Several subtrees searched in lock step, branch-free.
     Lanes,
     /// Many pending nodes of one row expanded together (16 AVX-512 or 8 AVX2 lanes where
-    /// available): the default, the fastest measured (docs/PERFORMANCE.md).
+    /// available): the default, the fastest measured (the performance log (docs/performance/log.md)).
     #[default]
     Wide,
     /// On an NVIDIA GPU (`crate::count::gpu`, the `gpu` feature): each task expanded a few

@@ -20,7 +20,7 @@ unsafe impl DeviceRepr for Start {}
 /// The kernel's source, compiled for the GPU at run time.
 const SOURCE: &str = include_str!("../kernel.cu");
 
-/// The most subtrees a launch takes (40 bytes each on the GPU, 16 more for their counts): a
+/// The most subtrees per launch takes (40 bytes each on the GPU, 16 more for their counts): a
 /// batch with more is launched in parts.
 const MOST_STARTS: usize = 1 << 22;
 
@@ -59,7 +59,7 @@ fn loadable(lib: &str) -> bool {
     })
 }
 
-/// The most blocks a launch of the second search starts: its threads take every start in
+/// The most blocks per launch of the second search starts: its threads take every start in
 /// turn, so a few per SM keep the GPU full.
 const MOST_BLOCKS32: u32 = 2048;
 
@@ -202,7 +202,7 @@ impl Gpu {
         let cfg = LaunchConfig {
             grid_dim: (count.div_ceil(THREADS32).min(MOST_BLOCKS32), 1, 1),
             block_dim: (THREADS32, 1, 1),
-            // 4 words a level: at most 64 threads x 32 levels x 16 bytes, 32 KiB.
+            // 4 words per level: at most 64 threads x 32 levels x 16 bytes, 32 KiB.
             shared_mem_bytes: THREADS32 * levels * 16,
         };
         let mut launch = s.launch_builder(&self.kernel32);

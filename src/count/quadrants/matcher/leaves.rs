@@ -11,8 +11,8 @@ use super::{
     slices,
 };
 
-/// The words a block of [`BLOCK`] patterns takes in [`LeafWork::sliced`]: for each of the 64
-/// bit positions, four words (one bit a pattern: it lacks the bit), then the block's
+/// The words per block of [`BLOCK`] patterns takes in [`LeafWork::sliced`]: for each of the 64
+/// bit positions, four words (one bit per pattern: it lacks the bit), then the block's
 /// valid-pattern words.
 pub const BLOCK_WORDS: usize = 65 * 4;
 
@@ -31,7 +31,7 @@ pub struct Leaf {
 /// would cross to the GPU for one sieve and one list of queries.
 #[derive(Debug, Default, Clone)]
 pub struct LeafWork {
-    /// Every leaf's patterns, bit-sliced, [`BLOCK_WORDS`] words a block.
+    /// Every leaf's patterns, bit-sliced, [`BLOCK_WORDS`] words per block.
     pub sliced: Vec<u64>,
     /// The leaves that some query reaches.
     pub leaves: Vec<Leaf>,
@@ -51,7 +51,7 @@ impl LeafWork {
     }
 
     /// The bytes the work takes on the GPU (what crosses PCIe for it), the counts it sends
-    /// back (8 bytes a query) included.
+    /// back (8 bytes per query) included.
     pub fn bytes(&self) -> usize {
         8 * self.sliced.len() + 8 * self.leaves.len() + (8 + 4 + 8) * self.queries.len()
     }

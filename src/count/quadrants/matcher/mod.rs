@@ -16,7 +16,7 @@
 //! [`sieve`] puts a [`Matcher`] at each leaf of a recursive split of the patterns in front of
 //! it; a leaf's patterns and queries are packed to the bits that can still conflict there. The
 //! loops are plain Rust, compiled once per [`Build`] (AVX2 makes a block's lanes one register,
-//! AVX-512 a pair's).
+//! AVX-512 per pair's).
 
 mod counters;
 pub mod leaves;
@@ -31,7 +31,7 @@ use crate::count::arch::{Build, PerBuild, Simd, CHUNK, COMBOS};
 /// Patterns per block: four 64-bit words, one AVX2 register.
 pub const BLOCK: usize = 256;
 
-/// The chunks of lookups a pattern of `bits` bits takes (at least one).
+/// The chunks of lookups per pattern of `bits` bits takes (at least one).
 fn chunks_for(bits: u32) -> usize {
     (bits as usize).div_ceil(CHUNK).max(1)
 }
@@ -48,7 +48,7 @@ pub struct Matcher {
     build: Build,
 }
 
-/// The most bytes of dropped matchers' pair tables a thread keeps for the next ones it builds.
+/// The most bytes of dropped matchers' pair tables per thread keeps for the next ones it builds.
 pub const SPARE_BYTES: usize = 32 << 20;
 
 thread_local! {

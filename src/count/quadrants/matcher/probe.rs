@@ -1,4 +1,4 @@
-//! A probe of the sieves a thread builds, for measurements only (the `probe` feature; a build
+//! A probe of the sieves per thread builds, for measurements only (the `probe` feature; a build
 //! without it has none of this code on its counting path): while a thread's probe is on, each
 //! even board's east slot that the thread matches through a sieve offers that sieve's leaf
 //! work ([`LeafWork`]) and what the CPU counted of it, so that a measurement can count the

@@ -30,8 +30,7 @@ const SAMPLE_MAX: usize = 1 << 17;
 /// splits as the count walks the queries, so a sample of a 64th of them costs about a 64th of
 /// the filtering. A node whose sample falls under [`MIN_SAMPLE`] is not split: with a fixed
 /// sample of 2,048 the stored side of an N = 28 row set (50 million half-boards) stopped
-/// splitting in leaves of about 30 blocks: 2.6 times the block visits the deeper sieve makes
-/// (docs/PERFORMANCE.md, row 33).
+/// splitting in leaves of about 30 blocks: 2.6 times the block visits the deeper sieve makes.
 const SAMPLE_SHARE: usize = 64;
 
 /// The queries to sample for a sieve expecting `expected` of them.
@@ -44,7 +43,7 @@ fn sample_size(expected: usize) -> usize {
 /// tests share from far fewer, so that small boards take the shared paths.)
 const SHARED_PATTERNS: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 
-/// The fewest queries a sieve node hands to another thread when it is counted by several
+/// The fewest queries per sieve node hands to another thread when it is counted by several
 /// ([`walk_shared`]; the tests' from far fewer).
 pub(super) const SHARED_QUERIES: usize = if cfg!(test) { 1 << 7 } else { 1 << 14 };
 
@@ -57,7 +56,7 @@ pub(super) fn shares(stored: usize) -> bool {
 
 /// How deep into a sieve a count of `queries` hands subtrees to the free threads of the
 /// pool it runs on (`None`: one walk, on this thread): where there are some
-/// ([`spare_workers`]), as deep as makes about eight subtrees a thread, so that threads that
+/// ([`spare_workers`]), as deep as makes about eight subtrees per thread, so that threads that
 /// finish early take more.
 pub(super) fn walk_shared(queries: usize) -> Option<usize> {
     let threads = rayon::current_num_threads();
@@ -261,9 +260,9 @@ impl PerBuild for Or<'_> {
 /// Moves the patterns without the bits `m` to the front of `s`; returns how many there are.
 /// (Every step swaps, whether the pattern stays or not: no branch to mispredict. The ones
 /// from `front` to `i` all have the bits. The patterns lacking the bits keep their order. A
-/// partition in place a register a step, as vectorised sorts do, made the AVX2 build's
+/// partition in place a register per step, as vectorised sorts do, made the AVX2 build's
 /// N = 22 sieves cost 2.5 times as much to walk, for a reason not found:
-/// docs/PERFORMANCE.md row 54.)
+/// the performance log.)
 fn partition(s: &mut [u64], m: u64) -> usize {
     let mut front = 0;
     for i in 0..s.len() {
@@ -318,9 +317,9 @@ impl PerBuild for BestBit<'_> {
 
 /// How many of the patterns picked from `v` (evenly spaced, `FREQ_SAMPLE` to 255 of them, or
 /// all of a shorter `v`) have each bit, and how many were picked. Summed in the bytes of eight
-/// words, word `j`'s byte `i` counting bit `8 i + j`: three operations a pattern in one
+/// words, word `j`'s byte `i` counting bit `8 i + j`: three operations per pattern in one
 /// AVX-512 register (counted a bit position at a time, in portable code, they were 4.9% of an
-/// N = 22 shard's time, docs/PERFORMANCE.md row 54).
+/// N = 22 shard's time, the performance log).
 #[inline(always)]
 fn bit_counts(v: &[u64]) -> ([u32; 64], u32) {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -347,7 +346,7 @@ thread_local! {
     /// The buffer of the last sieve this thread built, for its next shaper's copy of the
     /// stored patterns: a row set's copy is as large as its stored side (hundreds of MB at
     /// N = 28), which glibc maps on its own and unmaps when it is freed, so that every row set
-    /// faulted it in again (docs/PERFORMANCE.md, row 43). The memory estimate counts the copy
+    /// faulted it in again. The memory estimate counts the copy
     /// already (`Sizes::bytes_per_key`); a worker's buffers go with its thread.
     static PATTERNS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
 }

@@ -121,7 +121,7 @@ impl Sieve {
         shape(build, stored, queries, expected, bits)
     }
 
-    /// An upper bound, for memory estimates, of the blocks of tables a sieve of `stored`
+    /// An upper bound, for memory estimates, of the blocks of tables per sieve of `stored`
     /// patterns builds: a leaf of `k` patterns holds `ceil(k / BLOCK)` blocks; a sieve of one
     /// leaf holds `ceil(stored / BLOCK)`, and in a split one every leaf holds at least
     /// `MIN_LEAF` = `BLOCK / 2` patterns, so at most `k / MIN_LEAF` blocks

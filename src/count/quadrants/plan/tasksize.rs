@@ -28,10 +28,10 @@ fn striped_seconds_per_solution(n: u32) -> f64 {
 /// The first board of the *record plan*: from here on a plan is striped in whole
 /// combinations (no parts), about [`RECORD_TASKS`] tasks of several combinations each, so
 /// that the bookkeeping of a record run (shard files, merge, status, audit) stays small and
-/// a row set's east side is built once, not once a part.
+/// a row set's east side is built once, not once per part.
 pub const RECORD_PLAN_N: u32 = 27;
 
-/// About how many tasks a record plan has (N = 27: 4,952,720; N = 28: 4,457,401), well
+/// About how many tasks per record plan has (N = 27: 4,952,720; N = 28: 4,457,401), well
 /// under the 10 million a record run's bookkeeping is sized for. A task is then about
 /// 1/5,000,000 of the work on average, and even one of row sets 20 times the average stays
 /// under 1/100,000 of it: fine enough to balance 10,000 cores.
@@ -39,7 +39,7 @@ pub const RECORD_TASKS: u64 = 5_000_000;
 
 /// Combinations per task and parts per combination for a plan of `combos` combinations of
 /// an `n` board, and whether it is striped: up to N = 21 as few tasks as
-/// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`] (at 3 core-ns a solution),
+/// [`SMALL_BOARD_TASKS`]; past it tasks of about [`TASK_SECONDS`] (at 3 core-ns per solution),
 /// from the board's (known or projected) count, at most [`MAX_TASKS`] of them. A board past
 /// the table (`table_max_n`) whose tasks that cap would make larger is striped instead: tasks
 /// of about [`STRIPED_TASK_SECONDS`], a combination split into parts where one costs more.

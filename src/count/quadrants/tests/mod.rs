@@ -294,7 +294,7 @@ fn backtracking_recounts_every_row_set_as_the_method_counts_it() {
 }
 
 /// A limit below what one piece of a row set needs is met by smaller pieces, not refused
-/// (N = 24, whose half-boards run to hundreds of MiB a worker); only a limit the slices
+/// (N = 24, whose half-boards run to hundreds of MiB per worker); only a limit the slices
 /// and minimal pieces cannot meet is refused.
 #[test]
 fn a_tight_limit_is_met_by_pieces() {
