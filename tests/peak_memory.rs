@@ -113,3 +113,104 @@ fn status_needs_the_plan_not_its_tables() {
     assert!(peak < 48 * 1024, "peak {peak} KiB");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `merge`, `status` and `audit` read a list of files a line at a time, each line bounded by
+/// the longest path: `--list /dev/zero` is refused at once (exit 2) within a few MiB (it grew
+/// to 1.7 GB in 3 s, then aborted with a backtrace under a 1 GiB limit).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_runaway_list_is_refused_within_a_few_mib() {
+    for cmd in ["merge", "status", "audit"] {
+        let (code, peak) = exit_and_peak_kib(&[cmd, "--list", "/dev/zero"]);
+        assert_eq!(code, 2, "{cmd}");
+        assert!(peak < 24 * 1024, "{cmd}: peak {peak} KiB");
+    }
+}
+
+/// Writes `head`, then `piece` `times` times, then `tail` into `path`, a piece at a time: the
+/// test process stays small, since a child's peak counts its parent's high-water mark.
+fn write_pieces(path: &std::path::Path, head: &str, piece: &str, times: usize, tail: &str) {
+    use std::io::Write;
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    f.write_all(head.as_bytes()).unwrap();
+    for _ in 0..times {
+        f.write_all(piece.as_bytes()).unwrap();
+    }
+    f.write_all(tail.as_bytes()).unwrap();
+    f.flush().unwrap();
+}
+
+/// The three shards of N = 12 written into `dir`, named `s0.json` ... `s2.json`.
+#[cfg(target_os = "linux")]
+fn three_shards(dir: &std::path::Path) {
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let file = dir.join(format!("s{i}.json"));
+        let out = bin()
+            .args(["count", "12", "-t", "1", "--shard", &shard, "-o"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+}
+
+/// A JSON file of another kind in a run's directory has its `format` looked at only where it
+/// is a string: an 8 MB `{"format":[0,0,...]}` is skipped without being built (130 MiB, 16
+/// times the file, before), and the run is reported complete.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_format_value_is_skipped_without_being_built() {
+    let dir = tmpdir("format-value");
+    three_shards(&dir);
+    // Written a piece at a time: this process's own peak would count as its child's.
+    write_pieces(
+        &dir.join("notes.json"),
+        "{\"format\":[0",
+        ",0",
+        4_000_000,
+        "]}",
+    );
+    let (code, peak) = exit_and_peak_kib(&["status", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "the run is complete");
+    assert!(peak < 48 * 1024, "peak {peak} KiB");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A record holding a number far longer than a count (a 64 MiB `total`) is refused as soon as
+/// the number passes 40 digits, by merge and status, within a few MiB (the whole number was
+/// held: 70 MiB).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_runaway_number_in_a_record_is_refused_as_soon_as_it_is_seen() {
+    let dir = tmpdir("long-number");
+    three_shards(&dir);
+    let s0 = dir.join("s0.json");
+    let text = std::fs::read_to_string(&s0).unwrap();
+    // The first record, `[id,total,...]`: its total made 64 MiB of digits.
+    let at = text.find("\"done\":[[").expect("a shard's records") + 9;
+    let total = text[at..].find(',').expect("a record's total") + at + 1;
+    let rest = text[total..].trim_start_matches(|c: char| c.is_ascii_digit());
+    write_pieces(&s0, &text[..total], "9999999999999999", 4 << 20, rest);
+    for cmd in ["merge", "status"] {
+        let (code, peak) = exit_and_peak_kib(&[cmd, dir.to_str().unwrap()]);
+        assert_eq!(code, 2, "{cmd}");
+        assert!(peak < 40 * 1024, "{cmd}: peak {peak} KiB");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `verify` reads a JSON board as it parses it, each column placed as it comes: a 16 MB
+/// `[1,1,...]` stays within ten times its size (the board itself takes 16 bytes per queen;
+/// a tree of JSON values took 447 MiB before).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_json_board_is_read_as_it_is_parsed() {
+    let dir = tmpdir("json-board");
+    let board = dir.join("board.json");
+    write_pieces(&board, "[1", ",1", 8_000_000 - 1, "]");
+    let (code, peak) = exit_and_peak_kib(&["verify", board.to_str().unwrap()]);
+    assert_eq!(code, 1, "not a solution");
+    assert!(peak < 200 * 1024, "peak {peak} KiB");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

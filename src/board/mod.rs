@@ -6,8 +6,10 @@
 
 pub mod check;
 pub mod format;
+mod json;
 pub mod masks;
 pub mod parse;
 pub mod spec;
 pub mod svg;
 pub mod symmetry;
+mod tokens;

@@ -13,11 +13,9 @@
 //! `#` are ignored.
 
 use super::check::Board;
+use super::json::parse_json;
+use super::tokens::{bad, in_range, in_range_as, number};
 use crate::error::{Error, Result};
-
-fn bad(line: usize, what: impl std::fmt::Display) -> Error {
-    Error::Input(format!("line {line}: {what}"))
-}
 
 /// Reads a board from text in any accepted format (see the module docs).
 pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
@@ -167,7 +165,7 @@ fn split_block(block: Block) -> Split {
     if first.starts_with('{') || first.starts_with('[') {
         // JSON lines (their first line a whole document: a damaged line later is a board of
         // its own, named with its line), or one JSON document over several lines.
-        return each_if(serde_json::from_str::<serde_json::Value>(first).is_ok());
+        return each_if(serde_json::from_str::<serde::de::IgnoredAny>(first).is_ok());
     }
     if first.contains('(') {
         // Pairs: a board per line, unless each line holds one queen.
@@ -189,48 +187,6 @@ fn split_block(block: Block) -> Split {
             && l.chars().filter(|c| !c.is_whitespace()).count() == count
     };
     each_if(!matrix_row(first) && listy(first))
-}
-
-fn number(line: usize, tok: &str, off: usize, what: &str) -> Result<usize> {
-    match tok.parse::<usize>() {
-        Ok(v) if v >= off => Ok(v - off),
-        // A 0 where counting starts at 1: most likely a board written 0-based.
-        Ok(0) => Err(bad(
-            line,
-            format!(
-                "'{tok}' is not a {what}: expected a whole number from {off} (coordinates are \
-                 {off}-based; for a board written 0-based, give `zero_based`)"
-            ),
-        )),
-        _ => Err(bad(
-            line,
-            format!(
-                "'{tok}' is not a {what}: expected a whole number from {off} (coordinates are \
-                 {off}-based)"
-            ),
-        )),
-    }
-}
-
-fn in_range(line: usize, b: Board, off: usize) -> Result<Board> {
-    in_range_as(line, b, off, "")
-}
-
-/// [`in_range`] with a hint added to the message.
-fn in_range_as(line: usize, b: Board, off: usize, hint: &str) -> Result<Board> {
-    let n = b.n;
-    if let Some(&(r, c)) = b.queens.iter().find(|&&(r, c)| r >= n || c >= n) {
-        return Err(bad(
-            line,
-            format!(
-                "queen {}:{} is off the {n}×{n} board: coordinates go from {off} to {}{hint}",
-                r + off,
-                c + off,
-                n - 1 + off
-            ),
-        ));
-    }
-    Ok(b)
 }
 
 fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
@@ -393,53 +349,6 @@ fn parse_squares(lines: &[(usize, &str)], grid: bool) -> Result<Board> {
         );
     }
     Ok(Board { n, queens })
-}
-
-fn parse_json(lines: &[(usize, &str)], off: usize) -> Result<Board> {
-    let text: Vec<&str> = lines.iter().map(|l| l.1).collect();
-    let no = lines[0].0;
-    let v: serde_json::Value = serde_json::from_str(&text.join("\n"))
-        .map_err(|e| bad(no, format!("not valid JSON ({e})")))?;
-    let sol = match &v {
-        serde_json::Value::Array(_) => &v,
-        serde_json::Value::Object(o) => o.get("solution").ok_or_else(|| {
-            bad(
-                no,
-                "a JSON object without \"solution\": expected {\"n\":8,\"solution\":[1,5,...]}",
-            )
-        })?,
-        _ => return Err(bad(no, "expected a JSON object or array")),
-    };
-    let arr = match sol {
-        serde_json::Value::Array(a) => a,
-        serde_json::Value::Null => {
-            return Err(bad(no, "\"solution\" is null: there is no board to check"))
-        }
-        _ => return Err(bad(no, "\"solution\" is not an array of columns")),
-    };
-    let cols: Vec<usize> = arr
-        .iter()
-        .map(|x| number(no, &x.to_string(), off, "column"))
-        .collect::<Result<_>>()?;
-    if let Some(n) = v.get("n") {
-        let n = n.as_u64().ok_or_else(|| {
-            bad(
-                no,
-                format!("\"n\" is {n}: expected the board size, a whole number"),
-            )
-        })?;
-        if n as usize != cols.len() {
-            return Err(bad(
-                no,
-                format!("\"n\" is {n} but \"solution\" has {} columns", cols.len()),
-            ));
-        }
-    }
-    let b = Board {
-        n: cols.len(),
-        queens: cols.into_iter().enumerate().collect(),
-    };
-    in_range(no, b, off)
 }
 
 #[cfg(test)]

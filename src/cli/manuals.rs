@@ -2,10 +2,10 @@
 //! SHELL`) and the man page (`nqueens man`), both generated from the clap definitions, so that
 //! they cannot drift from `--help`.
 
-use super::output::print_rendered;
+use super::output::{print_rendered, Target};
 use clap_complete::Shell;
 use nqueens::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `completions`.
 #[derive(Debug, clap::Args)]
@@ -61,6 +61,31 @@ fn pages(cli: clap::Command) -> clap::Command {
     cli.propagate_version(true).disable_help_subcommand(true)
 }
 
+/// Writes the page of `cmd` and of each of its commands into `dir`, as `clap_mangen` names
+/// them (`nqueens.1`, `nqueens-count.1`, ...), each through the output path: every file is
+/// checked before any is written, a regular file is replaced atomically, and anything else
+/// (a link to nothing, a directory of that name) is refused rather than written through.
+fn write_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<()> {
+    fn collect(cmd: clap::Command, out: &mut Vec<clap_mangen::Man>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+            collect(sub, out);
+        }
+        out.push(clap_mangen::Man::new(cmd));
+    }
+    let mut pages = Vec::new();
+    collect(cmd, &mut pages);
+    let targets = pages
+        .iter()
+        .map(|m| Target::file_in(dir, &m.get_filename(), "man page"))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (page, target) in pages.iter().zip(&targets) {
+        let mut roff = Vec::new();
+        page.render(&mut roff)?;
+        target.write(&String::from_utf8(roff)?)?;
+    }
+    Ok(())
+}
+
 /// Prints a man page in roff (nqueens(1), or a command's), or writes every page to a
 /// directory.
 pub fn man(a: ManArgs, cli: clap::Command) -> anyhow::Result<()> {
@@ -73,13 +98,7 @@ pub fn man(a: ManArgs, cli: clap::Command) -> anyhow::Result<()> {
             ))
             .into());
         }
-        clap_mangen::generate_to(pages(cli), dir).map_err(|e| {
-            Error::Input(format!(
-                "cannot write the man pages to {}: {e}",
-                dir.display()
-            ))
-        })?;
-        return Ok(());
+        return write_pages(built(cli), dir);
     }
     let cmd = built(cli);
     let page = match &a.command {

@@ -6,7 +6,7 @@ use super::output::{print_json, print_rendered};
 use nqueens::board::check::problems_up_to;
 use nqueens::board::parse::parse_each;
 use nqueens::board::svg::{marked, Marks, SVG_MAX};
-use nqueens::longrun::files::disk::read_bounded;
+use nqueens::longrun::files::reading::read_bounded;
 use nqueens::Error;
 use nqueens::{Board, Problem};
 use std::io::{Read, Write};

@@ -30,5 +30,6 @@ mod rehearsal;
 mod scripts;
 mod shards;
 mod solutions;
+mod special_files;
 mod status;
 mod trust;

@@ -26,6 +26,8 @@ pub enum Target {
         given: PathBuf,
         /// The file written: the name, or where its links lead.
         file: PathBuf,
+        /// What it holds, for a message (`result`, `export`, `chart`).
+        what: String,
     },
     /// A character device or a pipe, written into as `>` would.
     Stream(PathBuf),
@@ -46,6 +48,7 @@ impl Target {
                 Ok(Target::Replace {
                     given: path.to_path_buf(),
                     file,
+                    what: what.to_string(),
                 })
             }
             Ok(m) if m.file_type().is_char_device() || m.file_type().is_fifo() => {
@@ -66,10 +69,26 @@ impl Target {
                 Ok(Target::Replace {
                     given: path.to_path_buf(),
                     file: path.to_path_buf(),
+                    what: what.to_string(),
                 })
             }
             Err(e) => Err(Error::io(format!("cannot read {what} {name}"), e)),
         }
+    }
+
+    /// [`Target::file`] for a file whose name the program chose inside a directory the user
+    /// named (`man --dir`): a symbolic link there is refused, not written through, since the
+    /// user did not name what it points at.
+    pub fn file_in(dir: &Path, name: &str, what: &str) -> Result<Target, Error> {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Error::Usage(format!(
+                "{what} {} is a symbolic link: remove it, or write the pages to another \
+                 directory (a link there is not written through)",
+                path.display()
+            )));
+        }
+        Target::file(&path, what)
     }
 
     /// The file's name as given, or `None` for stdout.
@@ -85,7 +104,7 @@ impl Target {
     pub fn write(&self, text: &str) -> anyhow::Result<()> {
         match self {
             Target::Stdout => stdout::print(text),
-            Target::Replace { file, .. } => Ok(disk::replace(file, text.as_bytes(), "result")?),
+            Target::Replace { file, what, .. } => Ok(disk::replace(file, text.as_bytes(), what)?),
             Target::Stream(path) => {
                 let failed = |e| Error::io(format!("cannot write to {}", path.display()), e);
                 let mut f = std::fs::OpenOptions::new()

@@ -92,3 +92,21 @@ pub(super) fn read_found(f: &Path, sink: &mut dyn Records<RunFile>) -> Found {
         Err(e) => Found::Damaged(e.to_string(), e),
     }
 }
+
+/// The files `status` found that it did not read as the run's: gone, or damaged.
+#[derive(Default)]
+pub(super) struct Skipped {
+    pub(super) vanished: Vec<String>,
+    pub(super) damaged: Vec<String>,
+}
+
+impl Skipped {
+    /// Notes what reading a file found, if it vanished or is damaged.
+    pub(super) fn note(&mut self, found: Found) {
+        match found {
+            Found::Run(..) | Found::Other => {}
+            Found::Vanished(name) => self.vanished.push(name),
+            Found::Damaged(why, _) => self.damaged.push(why),
+        }
+    }
+}

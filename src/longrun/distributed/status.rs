@@ -11,7 +11,7 @@ use crate::count::engine::Work;
 use crate::count::plan_id::PlanId;
 use crate::count::Options;
 use crate::error::{Error, Result};
-use crate::longrun::distributed::found::{read_found, DoneSoFar, FailureNoted, Found};
+use crate::longrun::distributed::found::{read_found, DoneSoFar, FailureNoted, Found, Skipped};
 use crate::longrun::distributed::merge::{Adding, Merged, Merger};
 use crate::longrun::distributed::shard::Assignment;
 pub use crate::longrun::distributed::walk::{files, listed, DIRECTORY_DEPTH};
@@ -120,7 +120,7 @@ fn key(f: &RunFile) -> Option<(PlanId, u32)> {
 /// or is damaged, is named in [`Status::damaged`] and the others are still reported; one
 /// that vanished since it was found is named in [`Status::vanished`]; a JSON file that is
 /// neither a shard result nor a checkpoint is skipped. A file that fails a check of the run
-/// (its plan, its shard's tasks) is an error naming it. The files are read twice, one at a
+/// (its plan, its shard's tasks, its sums) is named in [`Status::damaged`] too. The files are read twice, one at a
 /// time (first to find the run, then to check and add up each): what is held does not grow
 /// with the records, only a few bytes per shard.
 ///
@@ -150,7 +150,12 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
         let found = read_found(f, &mut reading);
         let (file, fatal) = (reading.sink.file, reading.failed);
         let name = match (found, fatal) {
-            (Found::Damaged(_, e), true) => return Err(e),
+            // A file that fails a check of the run (its plan, its shard's tasks, its sums) is
+            // named as damaged, as merge would refuse it; the other shards are still reported.
+            (Found::Damaged(why, _), true) => {
+                skipped.damaged.push(why);
+                continue;
+            }
             (Found::Run(name, _), _) => name,
             (found, _) => {
                 skipped.note(found);
@@ -161,7 +166,9 @@ pub fn status(files: &[PathBuf], opts: &Options) -> Result<Option<Status>> {
             FileState::Foreign => foreign.push(name),
             FileState::Shard(b) => {
                 let (check, adding, head) = *b;
-                run.finished(check, adding, &head)?
+                if let Err(e) = run.finished(check, adding, &head) {
+                    skipped.damaged.push(e.to_string());
+                }
             }
             FileState::Checkpoint(partial) => run.partial(partial),
             FileState::Unread => {}
@@ -279,6 +286,11 @@ impl<'r> Reading<'r> {
                 let check = self.run.against().shard_head(&name, r)?;
                 let run = &mut *self.run;
                 if run.merger.is_none() {
+                    // Checked first: a merge is begun only by a shard it takes, so the plan
+                    // it is handed is never lost to one it refuses.
+                    r.shard
+                        .check()
+                        .map_err(|e| Error::Input(format!("{name}: {e}")))?;
                     let a = run.plan.take().expect("the plan");
                     run.merger = Some(Merger::with(a, &name, r)?);
                 }
@@ -345,24 +357,6 @@ fn no_run(files: &[PathBuf]) -> Result<Option<Status>> {
             _ => None,
         });
     damaged.map_or(Ok(None), |why| Err(Error::Input(why)))
-}
-
-/// The files [`status`] found that it did not read as the run's: gone, or damaged.
-#[derive(Default)]
-struct Skipped {
-    vanished: Vec<String>,
-    damaged: Vec<String>,
-}
-
-impl Skipped {
-    /// Notes what reading a file found, if it vanished or is damaged.
-    fn note(&mut self, found: Found) {
-        match found {
-            Found::Run(..) | Found::Other => {}
-            Found::Vanished(name) => self.vanished.push(name),
-            Found::Damaged(why, _) => self.damaged.push(why),
-        }
-    }
 }
 
 /// The run `files` are of: the (plan, K) most of them belong to, and the first file of it;

@@ -9,24 +9,55 @@ use std::path::{Path, PathBuf};
 /// (`results/NNN/shard-….json` is two levels).
 pub const DIRECTORY_DEPTH: u32 = 8;
 
+/// The longest line a list may hold: the longest path Linux takes (`PATH_MAX`).
+pub const MAX_LIST_LINE: usize = 4096;
+
 /// The paths listed in file `list` (`-`: standard input), one per line; blank lines and lines
 /// that begin with `#` are skipped. A list is as good as arguments, and a million names
-/// overflow any shell's.
+/// overflow any shell's. A line longer than [`MAX_LIST_LINE`] bytes, or a list that is not
+/// text (a NUL byte, or not UTF-8), is refused as soon as it is met: what is read is held a
+/// line at a time, never a whole runaway line.
 pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let name = list.display().to_string();
-    let reader: Box<dyn BufRead> = if name == "-" {
+    let mut reader: Box<dyn BufRead> = if name == "-" {
         Box::new(std::io::stdin().lock())
     } else {
+        // A pipe is as good as a file here (`--list <(find runs -name '*.json')`).
         let f = std::fs::File::open(list)
             .map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
         Box::new(std::io::BufReader::new(f))
     };
+    let cannot =
+        |e: std::io::Error| Error::Input(format!("cannot read the list of files {name}: {e}"));
     let mut out = Vec::new();
-    for line in reader.lines() {
-        let line =
-            line.map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
-        let line = line.trim_end_matches('\r');
+    let mut buf = Vec::new();
+    for number in 1.. {
+        buf.clear();
+        let got = (&mut reader)
+            .take(MAX_LIST_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(cannot)?;
+        if got == 0 {
+            break;
+        }
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+        } else if buf.len() > MAX_LIST_LINE {
+            return Err(Error::Input(format!(
+                "line {number} of the list of files {name} is longer than {MAX_LIST_LINE} bytes, \
+                 the longest path there is: a list holds one path per line"
+            )));
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(l) if !l.contains('\0') => l.trim_end_matches('\r'),
+            _ => {
+                return Err(Error::Input(format!(
+                    "line {number} of the list of files {name} is not text (a NUL byte, or not \
+                     UTF-8): a list holds one path per line"
+                )))
+            }
+        };
         if !line.trim().is_empty() && !line.starts_with('#') {
             out.push(PathBuf::from(line));
         }
@@ -37,7 +68,7 @@ pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
 /// The shard result and checkpoint files under `paths`: files as given, directories searched
 /// [`DIRECTORY_DEPTH`] levels deep for `*.json` and `*.ckpt` (temporary and lock files are
 /// skipped; a symbolic link to a regular file is read as the file, one to a directory is not
-/// followed), in name order.
+/// followed, and one that leads nowhere is kept for its reader to name), in name order.
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
         let entries = std::fs::read_dir(dir)
@@ -53,8 +84,10 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             // that file (a shard given twice is refused as any is); a link to a directory is
             // not followed: one out of the directory (or back into it) would count files
             // that are not the run's, or the run's twice.
+            // A link that leads nowhere (or round in a loop) is kept, so that its reader names
+            // it and says why it cannot be read, rather than passing it over in silence.
             if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
-                if named && p.is_file() {
+                if named && (p.is_file() || std::fs::metadata(&p).is_err()) {
                     out.push(p);
                 }
                 continue;

@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::longrun::distributed::shard::Shard;
 use crate::longrun::files::disk;
 use crate::longrun::files::provenance::CountedBy;
+use crate::longrun::files::reading;
 pub use crate::longrun::files::record::Done;
 use crate::longrun::files::stream::{self, Collect, Records};
 use serde::{Deserialize, Serialize};
@@ -138,15 +139,8 @@ impl Checkpoint {
     /// show: its format, its checksum, no task twice, every task's counts consistent. Its
     /// records are held: a reader of large files streams them ([`Checkpoint::read_each`]).
     pub fn read(path: &Path) -> Result<Option<Checkpoint>> {
-        let f = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(Error::io(
-                    format!("cannot read checkpoint {}", path.display()),
-                    e,
-                ))
-            }
+        let Some(f) = reading::open_regular(path, "checkpoint")? else {
+            return Ok(None);
         };
         let size = f.metadata().ok().map(|m| m.len());
         Checkpoint::collect((f, size), &path.display().to_string()).map(Some)

@@ -1,7 +1,7 @@
 //! Reading and replacing the files of long runs (checkpoints, shard results) so that nothing
 //! is lost and nothing outside them is touched.
 //!
-//! - **Reading** is bounded ([`read_bounded`]; a run's files stream, [`crate::longrun::files::stream`]): a file
+//! - **Reading** is bounded ([`crate::longrun::files::reading`]; a run's files stream, [`crate::longrun::files::stream`]): a file
 //!   larger than its kind can be (a device, a runaway file) is refused before it fills memory,
 //!   and text that is not UTF-8 is a damaged input (exit 2), like any other.
 //! - **Replacing** ([`replace`]) writes a temporary file created exclusively under a name
@@ -17,7 +17,7 @@
 
 use crate::error::{Error, Result};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -25,28 +25,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// and more; a run whose file would pass it is refused before it starts
 /// (`longrun::files_within`: the largest plans, N = 27 and 28, must be sharded).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// Reads the text of `reader` (named `name`, of kind `what`), at most `limit` bytes: a longer
-/// input, or one that is not UTF-8, is [`Error::Input`] naming it.
-pub fn read_bounded(reader: impl Read, name: &str, what: &str, limit: u64) -> Result<String> {
-    let mut bytes = Vec::new();
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(format!("cannot read {what} {name}"), e))?;
-    if bytes.len() as u64 > limit {
-        return Err(Error::Input(format!(
-            "{name} is larger than {} MiB, the most nqueens reads as a {what} (is it the right \
-             file?)",
-            limit >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|_| {
-        Error::Input(format!(
-            "{what} {name} is not text (invalid UTF-8): it is damaged or not a {what}"
-        ))
-    })
-}
 
 /// The file a checkpoint path writes to: the path itself, or, when it is a symlink, the file
 /// it points to. Refuses a read-only file, a dangling symlink, a directory and a device.
@@ -394,6 +372,16 @@ pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
         f.sync_all()
     })();
     drop(f);
+    // Only a regular file (or nothing) is ever replaced: a device, a FIFO or a link put there
+    // since the target was checked is refused, never turned into a file.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file()) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io_failed(format!(
+            "cannot write {what} {}: it is no longer a regular file (a link, a device or a \
+             FIFO took its place), and only a regular file is replaced",
+            path.display()
+        )));
+    }
     if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
         let _ = std::fs::remove_file(&tmp);
         return Err(io("write", e));
@@ -456,11 +444,14 @@ mod tests {
         let e = resolve(&path).unwrap_err().to_string();
         assert!(e.contains("is read-only"), "{e}");
         let zero = File::open("/dev/zero").unwrap();
-        let e = read_bounded(zero, "/dev/zero", "checkpoint", 1 << 20)
-            .unwrap_err()
-            .to_string();
+        let e =
+            crate::longrun::files::reading::read_bounded(zero, "/dev/zero", "checkpoint", 1 << 20)
+                .unwrap_err()
+                .to_string();
         assert!(e.contains("larger than 1 MiB"), "{e}");
-        let e = read_bounded(&[0xff, 0xfe][..], "bad", "shard", 100).unwrap_err();
+        let e =
+            crate::longrun::files::reading::read_bounded(&[0xff, 0xfe][..], "bad", "shard", 100)
+                .unwrap_err();
         assert_eq!(e.exit_code(), 2);
         std::fs::remove_dir_all(&d).unwrap();
     }
@@ -475,5 +466,23 @@ mod tests {
         drop(first);
         Lock::take(&path).unwrap();
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A replace never turns anything but a regular file into one: a link or a FIFO put in
+    /// the target's place is refused, and left as it was.
+    #[cfg(unix)]
+    #[test]
+    fn a_replace_refuses_what_is_not_a_regular_file() {
+        let dir = std::env::temp_dir().join(format!("nq-replace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("result.json");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid path and mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = replace(&fifo, b"x", "result").unwrap_err().to_string();
+        assert!(e.contains("no longer a regular file"), "{e}");
+        let meta = std::fs::symlink_metadata(&fifo).unwrap();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,6 +7,7 @@ pub mod check;
 pub mod checkpoint;
 pub mod disk;
 pub mod provenance;
+pub mod reading;
 pub mod record;
 pub mod result;
 pub mod runfile;

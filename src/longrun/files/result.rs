@@ -14,6 +14,7 @@ use crate::longrun::distributed::shard::{Shard, MAX_SHARDS};
 use crate::longrun::files::checkpoint::counted_by_invalid;
 use crate::longrun::files::disk;
 use crate::longrun::files::provenance::CountedBy;
+use crate::longrun::files::reading;
 use crate::longrun::files::record::Done;
 use crate::longrun::files::stream::{self, Collect, Records};
 use serde::{Deserialize, Serialize};
@@ -99,14 +100,10 @@ pub const OLDEST_SHARD_VERSION: u32 = 3;
 /// large files streams them ([`read_each`]).
 pub fn read(path: &std::path::Path) -> Result<ShardResult> {
     let name = path.display().to_string();
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::Input(format!(
-                "cannot read shard {name}: no such file"
-            )))
-        }
-        Err(e) => return Err(Error::io(format!("cannot read shard {name}"), e)),
+    let Some(f) = reading::open_regular(path, "shard")? else {
+        return Err(Error::Input(format!(
+            "cannot read shard {name}: no such file"
+        )));
     };
     let size = f.metadata().ok().map(|m| m.len());
     collect(f, size, &name)
@@ -375,7 +372,7 @@ mod tests {
         assert!(e.ends_with("missing field `plan_tasks`"), "{e}");
         let big = genuine.replace(
             "\"kernel\":\"wide\"",
-            &format!("\"kernel\":\"{}\"", "w".repeat(2 << 20)),
+            &format!("\"kernel\":\"wide\",\"junk\":[{}0]", "0,".repeat(1 << 20)),
         );
         let e = parse(&big, "b").unwrap_err().to_string();
         assert!(

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::longrun::files::checkpoint::{self, Checkpoint};
 use crate::longrun::files::disk;
+use crate::longrun::files::reading;
 use crate::longrun::files::record::Done;
 use crate::longrun::files::result::{self, ShardResult, SHARD_FORMAT};
 use crate::longrun::files::stream::{Collect, Records};
@@ -47,15 +48,18 @@ impl RunFile {
     pub fn read_each(path: &Path, sink: &mut dyn Records<RunFile>) -> Result<Option<RunFile>> {
         let name = path.display().to_string();
         let open = || {
-            std::fs::File::open(path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    Error::Input(format!("cannot read {name}: no such file"))
-                }
-                _ => Error::io(format!("cannot read result {name}"), e),
+            reading::open_regular(path, "file")?.ok_or_else(|| {
+                Error::Input(match reading::link_target(path) {
+                    Some(to) => format!(
+                        "cannot read {name}: it is a symbolic link to {}, which does not exist",
+                        to.display()
+                    ),
+                    None => format!("cannot read {name}: no such file"),
+                })
             })
         };
-        let mut f = open()?;
-        let size = f.metadata().ok().map(|m| m.len());
+        let mut f = std::io::BufReader::with_capacity(64 << 10, open()?);
+        let size = f.get_ref().metadata().ok().map(|m| m.len());
         let mut peek = Vec::with_capacity(PEEK);
         (&mut f)
             .take(PEEK as u64)
@@ -77,21 +81,7 @@ impl RunFile {
         } else if begins(checkpoint::FORMAT) {
             Some(checkpoint::FORMAT)
         } else {
-            // Only the format is looked at here: the rest is skipped as it is read, not
-            // built (a generic value of a large file would take many times its size).
-            #[derive(serde::Deserialize)]
-            struct Head {
-                format: Option<serde_json::Value>,
-            }
-            let rest = peek.as_slice().chain(&mut f).take(disk::MAX_FILE_BYTES);
-            let head = serde_json::from_reader::<_, Head>(rest).ok();
-            match head.as_ref().and_then(|h| h.format.as_ref()?.as_str()) {
-                Some(SHARD_FORMAT) => Some(SHARD_FORMAT),
-                Some(checkpoint::FORMAT) => Some(checkpoint::FORMAT),
-                Some(_) => None,
-                None if head.is_none() && name.ends_with(".ckpt") => Some(checkpoint::FORMAT),
-                None => None,
-            }
+            kind_from_head(peek.as_slice().chain(&mut f), &name)
         };
         let Some(kind) = kind else { return Ok(None) };
         // From the start: the peek, then the rest (or the file again, where telling its kind
@@ -111,6 +101,78 @@ impl RunFile {
             let c = Checkpoint::read_each((whole, size), &name, &mut AsRunFile(sink))?;
             RunFile::Checkpoint(c)
         }))
+    }
+}
+
+/// The kind of a file whose first field is not its format: its `format` wherever it is in
+/// the object, read from `text` (the file from its start). Only the format is looked at, and
+/// only where it is a short string: the rest is skipped as it is read, not built (a generic
+/// value of a large file would take many times its size). A `.ckpt` that is not JSON is a
+/// damaged checkpoint.
+fn kind_from_head(text: impl Read, name: &str) -> Option<&'static str> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        format: Option<FormatName>,
+    }
+    let head = serde_json::from_reader::<_, Head>(text.take(disk::MAX_FILE_BYTES)).ok();
+    match head.as_ref().and_then(|h| h.format.as_ref()?.0.as_deref()) {
+        Some(SHARD_FORMAT) => Some(SHARD_FORMAT),
+        Some(checkpoint::FORMAT) => Some(checkpoint::FORMAT),
+        Some(_) => None,
+        None if head.is_none() && name.ends_with(".ckpt") => Some(checkpoint::FORMAT),
+        None => None,
+    }
+}
+
+/// A file's `format` where it is a short string (`None` for any other value, skipped as it
+/// is read, not built).
+struct FormatName(Option<String>);
+
+impl<'de> serde::Deserialize<'de> for FormatName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Name;
+        impl<'de> serde::de::Visitor<'de> for Name {
+            type Value = FormatName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a format name")
+            }
+            fn visit_str<E>(self, s: &str) -> std::result::Result<FormatName, E> {
+                Ok(FormatName((s.len() <= 64).then(|| s.to_string())))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<FormatName, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(FormatName(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<FormatName, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(FormatName(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<FormatName, E> {
+                Ok(FormatName(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<FormatName, E> {
+                Ok(FormatName(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<FormatName, E> {
+                Ok(FormatName(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<FormatName, E> {
+                Ok(FormatName(None))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<FormatName, E> {
+                Ok(FormatName(None))
+            }
+        }
+        d.deserialize_any(Name)
     }
 }
 

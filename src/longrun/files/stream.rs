@@ -14,7 +14,8 @@ use std::cell::Cell;
 use std::io::Read;
 
 mod seal;
-use self::seal::{Seal, Utf8};
+pub use self::seal::LongToken;
+use self::seal::{Seal, Tokens, Utf8, MOST_NUMBER_BYTES, MOST_STRING_BYTES};
 
 /// The most bytes of a file's fields other than its records: a genuine file's are a few
 /// hundred; more is refused before it is held.
@@ -178,6 +179,8 @@ pub enum Oversize {
     File(u64),
     /// Its fields other than its records take more than [`MOST_FIELD_BYTES`].
     Fields,
+    /// It holds a number or a string longer than any a run's file has.
+    Token(LongToken),
 }
 
 impl Streamed {
@@ -194,6 +197,14 @@ impl Streamed {
                 "{name}: its fields other than its records take more than {} KiB, which no \
                  {what} nqueens writes has (is it the right file?)",
                 MOST_FIELD_BYTES >> 10
+            ),
+            Oversize::Token(LongToken::Number) => format!(
+                "{name} holds a number of more than {MOST_NUMBER_BYTES} digits, which no \
+                 {what} nqueens writes has (its counts fit in 39): it is damaged or forged"
+            ),
+            Oversize::Token(LongToken::Text) => format!(
+                "{name} holds a string of more than {MOST_STRING_BYTES} bytes, which no {what} \
+                 nqueens writes has: it is damaged or forged"
             ),
         }))
     }
@@ -240,6 +251,7 @@ pub fn stream(
         seal: Seal::default(),
         oversize: None,
         utf8: Utf8::default(),
+        tokens: Tokens::default(),
     };
     let mut de = serde_json::Deserializer::from_reader(&mut src);
     out.json = parse(&mut de, &mut out, sink, &in_records).err();
@@ -357,6 +369,7 @@ struct SealReader<'c, R> {
     seal: Seal,
     oversize: Option<Oversize>,
     utf8: Utf8,
+    tokens: Tokens,
 }
 
 impl<R: Read> Read for SealReader<'_, R> {
@@ -370,6 +383,10 @@ impl<R: Read> Read for SealReader<'_, R> {
             }
             self.seal.bytes(&self.buf[..got]);
             self.utf8.bytes(&self.buf[..got], got == 0);
+            if let Some(long) = self.tokens.bytes(&self.buf[..got]) {
+                self.oversize = Some(Oversize::Token(long));
+                return Err(std::io::Error::other("a token is too long"));
+            }
             (self.at, self.len) = (0, got);
         }
         let n = out.len().min(self.len - self.at);
@@ -408,6 +425,10 @@ mod tests {
         let text = "{\"format\":\"f\",\"junk\":[1,2,{\"a\":3}],\"done\":[[1,2,3],[4,5,6]],\
                     \"checksum\":\"00\"}";
         let mut k = Keep(Vec::new(), 0);
+        // A string longer than any a run's file holds is refused as soon as it passes the limit.
+        let long = format!("{{\"kernel\":\"{}\",\"done\":[]}}", "x".repeat(3 << 20));
+        let s = stream(long.as_bytes(), (1 << 30, Some(5)), &mut k);
+        assert_eq!(s.oversize, Some(Oversize::Token(LongToken::Text)));
         let s = stream(text.as_bytes(), (1 << 20, None), &mut k);
         assert!(s.json.is_none(), "{:?}", s.json);
         assert_eq!((k.0.len(), k.1, s.listed), (2, 1, 2));
@@ -417,7 +438,7 @@ mod tests {
         // Past its limit, or with fields of more than MOST_FIELD_BYTES, a file is refused.
         let s = stream(text.as_bytes(), (10, None), &mut k);
         assert!(s.json.is_some() && s.oversize == Some(Oversize::File(10)));
-        let big = format!("{{\"kernel\":\"{}\",\"done\":[]}}", "x".repeat(3 << 20));
+        let big = format!("{{\"junk\":[{}0],\"done\":[]}}", "0,".repeat(3 << 19));
         let s = stream(big.as_bytes(), (1 << 30, Some(5)), &mut k);
         assert_eq!(s.oversize, Some(Oversize::Fields));
         let e = s.too_large("f.json", "shard").unwrap().to_string();

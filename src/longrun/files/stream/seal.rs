@@ -1,5 +1,65 @@
-//! The seal of a file computed as its bytes are read, and its UTF-8 checked across the pieces
-//! it is read in: what the streaming reader needs of a file it never holds whole.
+//! The seal of a file computed as its bytes are read, its UTF-8 checked across the pieces it
+//! is read in, and its tokens kept short: what the streaming reader needs of a file it never
+//! holds whole.
+
+/// The most digits a number of a run's file has: a `u128` has 39, and a sign or a fraction
+/// one more.
+pub(super) const MOST_NUMBER_BYTES: usize = 40;
+
+/// The most bytes a string of a run's file has (a key, a host's or a CPU's name, a digest):
+/// far more than any file nqueens writes holds.
+pub(super) const MOST_STRING_BYTES: usize = 4096;
+
+/// A token longer than a run's file can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LongToken {
+    /// A number of more than [`MOST_NUMBER_BYTES`] characters.
+    Number,
+    /// A string of more than [`MOST_STRING_BYTES`] bytes.
+    Text,
+}
+
+/// The length of the token being read, across the pieces the text comes in: a number or a
+/// string longer than any a run's file holds is found as soon as it passes the limit, not
+/// after the JSON reader has gathered all of it.
+#[derive(Debug, Default)]
+pub(super) struct Tokens {
+    in_string: bool,
+    escaped: bool,
+    run: usize,
+}
+
+impl Tokens {
+    /// The next piece: the first token past its limit, if there is one.
+    pub(super) fn bytes(&mut self, piece: &[u8]) -> Option<LongToken> {
+        for &b in piece {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                    continue;
+                }
+                self.run += 1;
+                if self.run > MOST_STRING_BYTES {
+                    return Some(LongToken::Text);
+                }
+            } else if b == b'"' {
+                (self.in_string, self.run) = (true, 0);
+            } else if b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E') {
+                self.run += 1;
+                if self.run > MOST_NUMBER_BYTES {
+                    return Some(LongToken::Number);
+                }
+            } else {
+                self.run = 0;
+            }
+        }
+        None
+    }
+}
 
 /// Whether a text read in pieces is UTF-8: a character cut by a piece's end is completed
 /// by the next piece's first bytes.
