@@ -15,6 +15,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Audit(a) => audit::run(a),
         Command::Estimate(a) => estimate::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::BenchCompare(a) => bench::run_compare(a),
         Command::Solve(a) => solve::run_solve(a),
         Command::List(a) => solve::run_list(a),
         Command::Verify(a) => return verify::run(a),

@@ -58,7 +58,14 @@ fn built(cli: clap::Command) -> clap::Command {
 /// The command line's definitions as the man pages render them: each command's page with the
 /// program's version, no page for `help`.
 fn pages(cli: clap::Command) -> clap::Command {
-    cli.propagate_version(true).disable_help_subcommand(true)
+    // A command's page lists its own options: `-V` is the program's alone.
+    cli.disable_help_subcommand(true)
+}
+
+/// The page of `cmd`, naming the program and its version as its source (`nqueens 0.1.0`),
+/// the same on every page and for every build of that version.
+fn page_of(cmd: clap::Command) -> clap_mangen::Man {
+    clap_mangen::Man::new(cmd).source(concat!("nqueens ", env!("CARGO_PKG_VERSION")))
 }
 
 /// Writes the page of `cmd` and of each of its commands into `dir`, as `clap_mangen` names
@@ -70,7 +77,7 @@ fn write_pages(cmd: clap::Command, dir: &Path) -> anyhow::Result<()> {
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
             collect(sub, out);
         }
-        out.push(clap_mangen::Man::new(cmd));
+        out.push(page_of(cmd));
     }
     let mut pages = Vec::new();
     collect(cmd, &mut pages);
@@ -117,6 +124,6 @@ pub fn man(a: ManArgs, cli: clap::Command) -> anyhow::Result<()> {
         }
     };
     let mut out = Vec::new();
-    clap_mangen::Man::new(page).render(&mut out)?;
+    page_of(page).render(&mut out)?;
     print_rendered(&String::from_utf8(out)?)
 }

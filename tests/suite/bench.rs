@@ -26,6 +26,29 @@ fn bench_reports_every_thread_count_and_checks_counts() {
     assert_eq!(v["workload"]["unique"], 92);
     assert!(v["machine"]["logical_cores"].as_u64().unwrap() >= 1);
     assert!(v["machine"]["model"].is_string());
+    // What a published figure needs: when, which build, which vector build, the headline.
+    let date = v["date"].as_str().unwrap();
+    assert!(
+        date.len() == 20 && date.ends_with('Z') && date.as_bytes()[10] == b'T',
+        "{date}"
+    );
+    assert_eq!(v["build"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(v["build"]["commit"].as_str().is_some_and(|c| !c.is_empty()));
+    assert!(["avx512f", "avx2", "bmi", "portable"].contains(&v["vector_build"].as_str().unwrap()));
+    let best = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by(|a, b| {
+            let rate = |r: &Value| r["solutions_per_second"].as_f64().unwrap();
+            rate(a).total_cmp(&rate(b))
+        })
+        .unwrap();
+    assert_eq!(v["headline"]["threads"], best["threads"]);
+    assert_eq!(
+        v["headline"]["solutions_per_second"],
+        best["solutions_per_second"]
+    );
     let rows = v["results"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["threads"], 1);
@@ -48,7 +71,10 @@ fn bench_reports_every_thread_count_and_checks_counts() {
         "--csv",
     ]);
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].starts_with("threads,split_depth,median_s"));
+    // Each row says where and with what it was measured, so that files from several
+    // machines can be put together.
+    assert!(lines[0].starts_with("date,machine,logical_cores,vector_build,commit,n,"));
+    assert!(lines[0].contains(",threads,split_depth,median_s,"));
     assert_eq!(lines.len(), 3);
     let quick = |extra: &[&str]| {
         let mut args = vec!["bench", "--n", "8", "--runs", "1", "--threads", "1"];
@@ -126,5 +152,147 @@ fn bench_compare_checks_the_other_count_itself() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("not A000170(8) = 92"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Where a benchmark's export or chart cannot be written is found out before any run: at
+/// N = 27 a run takes hours, so a check after the runs would not end in a test's time.
+#[test]
+fn bench_checks_its_outputs_before_it_runs() {
+    for (flag, path, what) in [
+        ("--export", "/nonexistent/b.json", "cannot write export"),
+        ("--plot", "/nonexistent/b.svg", "cannot write chart"),
+    ] {
+        let out = nqueens()
+            .args([
+                "bench",
+                "--n",
+                "27",
+                "--runs",
+                "1",
+                "--threads",
+                "1",
+                flag,
+                path,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(what),
+            "{out:?}"
+        );
+    }
+}
+
+/// Ctrl-C (or SIGTERM) during a benchmark reports the thread counts whose runs finished,
+/// says it was stopped, and exits 130 (143): nothing measured is lost.
+#[test]
+fn bench_stopped_by_a_signal_reports_what_it_measured() {
+    let args = [
+        "bench",
+        "--n",
+        "11",
+        "--runs",
+        "100000",
+        "--warmup",
+        "0",
+        "--threads",
+        "1,2",
+    ];
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+            .args(args)
+            .arg("--json")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Long enough for some runs of about a millisecond each to finish.
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = v["results"].as_array().unwrap();
+        assert_eq!(rows.len(), 1, "only the first thread count ran");
+        assert!(!rows[0]["times_s"].as_array().unwrap().is_empty());
+        let warned = v["warnings"].as_array().unwrap();
+        assert!(warned
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("stopped by a signal")));
+    }
+}
+
+/// `bench-compare` puts exports side by side: a row each, its headline against the first
+/// export's, a note where the workloads differ; an export from before the provenance fields
+/// reads with them unknown; what is not an export is refused.
+#[test]
+fn bench_compare_puts_exports_side_by_side() {
+    let dir = common::tmpdir("bench", "compare");
+    let export = |name: &str, n: &str| {
+        let file = dir.join(name);
+        let args = [
+            "bench",
+            "--n",
+            n,
+            "--runs",
+            "1",
+            "--threads",
+            "1",
+            "--export",
+        ];
+        nqueens().args(args).arg(&file).assert().success();
+        file
+    };
+    let a = export("a.json", "9");
+    let b = export("b.json", "9");
+    let c = export("c.json", "10");
+    // An export as older builds wrote it: no date, build, vector build or headline.
+    let mut old: Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    for key in ["date", "build", "vector_build", "headline"] {
+        old.as_object_mut().unwrap().remove(key);
+    }
+    let older = dir.join("older.json");
+    std::fs::write(&older, old.to_string()).unwrap();
+    let files = [&a, &b, &older];
+    let v = json(
+        &[
+            &["bench-compare", "--json"][..],
+            &files.map(|f| f.to_str().unwrap())[..],
+        ]
+        .concat(),
+    );
+    let rows = v["exports"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["against_first"], 1.0);
+    let ratio = rows[1]["headline"].as_f64().unwrap() / rows[0]["headline"].as_f64().unwrap();
+    assert!((rows[1]["against_first"].as_f64().unwrap() - ratio).abs() < 1e-12);
+    assert_eq!(rows[2]["commit"], "unknown");
+    assert_eq!(rows[2]["headline"], rows[0]["headline"]);
+    assert_eq!(v["same_workload"], true);
+    let text = stdout_of(&["bench-compare", a.to_str().unwrap(), c.to_str().unwrap()]);
+    assert!(text.contains("count 9 (symmetric, wide)") && text.contains("count 10"));
+    assert!(text.contains("compare headlines only between runs of the same workload"));
+    let md = stdout_of(&["bench-compare", "--markdown", a.to_str().unwrap()]);
+    assert!(md.starts_with("| date | machine |"));
+    let not_one = dir.join("not.json");
+    std::fs::write(&not_one, "{\"tool\":\"hyperfine\"}").unwrap();
+    let out = nqueens()
+        .args([
+            "bench-compare",
+            a.to_str().unwrap(),
+            not_one.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a benchmark export"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -61,3 +61,20 @@ fn every_command_has_a_man_page() {
     ]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A command's page lists the options the command takes: `-V, --version` is the program's
+/// (`nqueens -V`, with the commit it was built from), and no page of a command offers it.
+#[test]
+fn only_the_program_has_a_version_option() {
+    let version = stdout_of(&["--version"]);
+    assert!(version.starts_with(&format!("nqueens {} (commit ", env!("CARGO_PKG_VERSION"))));
+    assert!(stdout_of(&["man"]).contains("\\-\\-version"));
+    for command in ["count", "solve", "bench", "trace"] {
+        let page = stdout_of(&["man", command]);
+        assert!(
+            !page.contains("\\-\\-version"),
+            "{command}'s page offers --version"
+        );
+        assert!(page.contains(&format!("\"nqueens {}\"", env!("CARGO_PKG_VERSION"))));
+    }
+}

@@ -8,7 +8,7 @@ pub mod env;
 pub mod parse;
 
 use super::audit::AuditArgs;
-use super::bench::BenchArgs;
+use super::bench::{BenchArgs, BenchCompareArgs};
 use super::count::CountArgs;
 use super::estimate::EstimateArgs;
 use super::exit::EXIT_CODES_HELP;
@@ -20,6 +20,14 @@ use super::table::TableArgs;
 use super::trace::{TraceArgs, TreeArgs};
 use super::verify::VerifyArgs;
 use clap::{Parser, Subcommand};
+
+/// What `--version` says: the version and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("NQUEENS_COMMIT"),
+    ")"
+);
 
 /// Count, find and list the solutions of the N-Queens problem.
 ///
@@ -33,7 +41,7 @@ use clap::{Parser, Subcommand};
 /// counts from quarter slices at any N (the same plan and counts); NQUEENS_QUADRANT_BUILD=B
 /// caps the quadrant method's vector build at portable, avx2 or avx512.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version, about, long_about, after_long_help = EXIT_CODES_HELP)]
+#[command(name = "nqueens", version = VERSION, about, long_about, after_long_help = EXIT_CODES_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -61,6 +69,9 @@ pub enum Command {
     Merge(MergeArgs),
     /// Time a fixed, cross-checked count at several thread counts: a CPU benchmark.
     Bench(BenchArgs),
+    /// Put benchmark exports (`bench --json`) side by side: one row per run or machine, with
+    /// its build, workload and headline figure.
+    BenchCompare(BenchCompareArgs),
     /// Recount a random sample of the tasks recorded in shard results and checkpoints from
     /// other machines, and name any task whose count differs (exit 3).
     Audit(AuditArgs),

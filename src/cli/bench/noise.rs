@@ -1,7 +1,7 @@
 //! What `bench` says of the machine it ran on, as hyperfine does: a busy machine at the start
 //! (the load average), other processes' share of the CPUs while it ran (from `/proc/stat`,
 //! less this process's and its children's CPU time), runs that spread widely, and a parallel
-//! efficiency above 100% (the base runs slowed by something else). Each is a sentence in the
+//! efficiency above 105% (the base runs slowed by something else). Each is a sentence in the
 //! report's `warnings`; nothing stops the benchmark.
 
 use super::results::Row;
@@ -133,20 +133,30 @@ pub(super) fn oversubscribed(threads: &[usize], cpus: usize) -> Option<String> {
     })
 }
 
-/// The warnings of the runs themselves: a wide spread, an efficiency above 100%.
+/// A time with three significant digits, so that runs of milliseconds that differ by more
+/// than a quarter do not all read `0.002`.
+fn significant(x: f64) -> String {
+    if x <= 0.0 {
+        return "0".into();
+    }
+    let decimals = (2 - x.log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// The warnings of the runs themselves: a wide spread, an efficiency above 105%.
 pub(super) fn run_warnings(rows: &[Row]) -> Vec<String> {
     let mut v = Vec::new();
     for r in rows {
         let (median, min, max) = (r.median_s, r.min_s, r.max_s);
         if r.times_s.len() >= 2 && median > 0.0 && (max - min) / median > WIDE_SPREAD {
             v.push(format!(
-                "the runs at {} thread{} spread widely ({:.3} s to {:.3} s, median {:.3} s): \
-                 noise, or a clock that changed; more --runs on a quiet machine",
+                "the runs at {} thread{} spread widely ({} s to {} s, median {} s): noise, or a \
+                 clock that changed; more --runs on a quiet machine",
                 r.threads,
                 if r.threads == 1 { "" } else { "s" },
-                min,
-                max,
-                median
+                significant(min),
+                significant(max),
+                significant(median)
             ));
         }
         if r.efficiency > TOO_EFFICIENT {
@@ -164,6 +174,17 @@ pub(super) fn run_warnings(rows: &[Row]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Times keep three significant digits, so that runs of a few milliseconds a quarter
+    /// apart do not read alike.
+    #[test]
+    fn times_keep_three_significant_digits() {
+        assert_eq!(significant(0.00213), "0.00213");
+        assert_eq!(significant(0.00251), "0.00251");
+        assert_eq!(significant(12.345), "12.3");
+        assert_eq!(significant(1234.5), "1234");
+        assert_eq!(significant(0.0), "0");
+    }
 
     #[test]
     fn proc_files_are_read() {

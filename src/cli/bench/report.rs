@@ -7,15 +7,38 @@ use crate::cli::output::text::plural;
 use crate::cli::output::{self, json_line};
 use std::fmt::Write as _;
 
+/// A CSV field: quoted where it holds a comma or a quote (a CPU's model name may).
+fn field(s: &str) -> String {
+    if s.contains([',', '"']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per thread count, each with the machine and the workload it belongs to, so that
+/// the rows of several exports can be put in one table.
 fn csv(r: &Report) -> String {
     let mut s = String::from(
-        "threads,split_depth,median_s,min_s,max_s,speedup,efficiency,nodes_per_second,\
-         solutions_per_second\n",
+        "date,machine,logical_cores,vector_build,commit,n,algorithm,kernel,threads,split_depth,\
+         median_s,min_s,max_s,speedup,efficiency,nodes_per_second,solutions_per_second\n",
+    );
+    let w = &r.workload;
+    let context = format!(
+        "{},{},{},{},{},{},{},{}",
+        r.date,
+        field(&r.machine.model),
+        r.machine.logical_cores,
+        r.vector_build,
+        r.build.commit,
+        w.n,
+        w.algorithm.name(),
+        w.kernel.name()
     );
     for x in &r.results {
         let _ = writeln!(
             s,
-            "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+            "{context},{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
             x.threads,
             x.split_depth,
             x.median_s,
@@ -34,20 +57,23 @@ fn csv(r: &Report) -> String {
 pub(super) fn head(r: &Report) -> String {
     let w = &r.workload;
     format!(
-        "nqueens {} bench: count {} ({} algorithm, {} kernel), {} after {}\n\
-         CPU: {} ({} logical / {} physical cores, {}, {})\n\
+        "nqueens {} (commit {}) bench: count {} ({} algorithm, {} kernel), {} after {}, {}\n\
+         CPU: {} ({} logical / {} physical cores, {}, {}; vector build {})\n\
          workload: total {}{}, {} nodes; every run checked against OEIS\n",
-        r.version,
+        r.build.version,
+        r.build.commit,
         w.n,
         w.algorithm.name(),
         w.kernel.name(),
         plural(w.runs, "run"),
         plural(w.warmup, "warm-up run"),
+        r.date,
         r.machine.model,
         r.machine.logical_cores,
         r.machine.physical_cores,
         r.machine.arch,
         r.machine.features,
+        r.vector_build,
         w.total,
         w.unique
             .map(|u| format!(", unique {u}"))
@@ -78,7 +104,12 @@ fn markdown(r: &Report) -> String {
 
 /// The lines below the table: the other binary's times beside this one's, and the warnings.
 fn tail(r: &Report) -> String {
-    let mut s = String::new();
+    let mut s = format!(
+        "\nheadline: {:.4e} solutions per second, at {} (the figure to compare machines by, \
+         on the same workload)\n",
+        r.headline.solutions_per_second,
+        plural(r.headline.threads, "thread")
+    );
     if let Some([path, version]) = &r.compared_with {
         let _ = writeln!(
             s,
@@ -88,9 +119,9 @@ fn tail(r: &Report) -> String {
             if let Some(c) = &x.compare {
                 let _ = writeln!(
                     s,
-                    "{:>7} threads: median {} s (min {}, max {}), its median / this one's = \
-                     {:.3}",
+                    "{:>7} {}: median {} s (min {}, max {}), its median / this one's = {:.3}",
                     x.threads,
+                    if x.threads == 1 { "thread" } else { "threads" },
                     secs(c.median_s),
                     secs(c.min_s),
                     secs(c.max_s),

@@ -2,6 +2,7 @@
 //! runs; the whole report, as the JSON export writes it.
 
 use super::compare::Compared;
+use super::provenance::BuildInfo;
 use nqueens::{Algorithm, Kernel};
 use serde::Serialize;
 
@@ -14,6 +15,20 @@ pub struct Machine {
     pub features: &'static str,
     pub os: &'static str,
     pub arch: &'static str,
+}
+
+impl Machine {
+    /// This machine.
+    pub fn here() -> Machine {
+        Machine {
+            model: super::provenance::cpu_model(),
+            logical_cores: num_cpus::get(),
+            physical_cores: num_cpus::get_physical(),
+            features: nqueens::internals::Build::richest().describe(),
+            os: std::env::consts::OS,
+            arch: std::env::consts::ARCH,
+        }
+    }
 }
 
 /// The workload.
@@ -58,11 +73,27 @@ pub struct OnGpu {
     pub against_cpu: f64,
 }
 
+/// The figure to compare machines by: the workload's solutions per second at the thread
+/// count that counted it fastest.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Headline {
+    pub solutions_per_second: f64,
+    pub threads: usize,
+}
+
 /// The whole report (the JSON export).
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub tool: &'static str,
     pub version: &'static str,
+    /// When the benchmark ran (UTC, RFC 3339).
+    pub date: String,
+    /// The build of nqueens that ran it: its version and commit.
+    pub build: BuildInfo,
+    /// The vector build its counting code ran in on this CPU.
+    pub vector_build: &'static str,
+    /// The figure to compare machines by.
+    pub headline: Headline,
     pub machine: Machine,
     pub workload: Workload,
     pub results: Vec<Row>,

@@ -1,0 +1,257 @@
+//! `nqueens bench-compare`: benchmark exports (`bench --json`, `bench --export FILE.json`),
+//! from one machine or many, put side by side: one row per export, with the machine, the
+//! build and the workload beside the headline figure, as a table of text or Markdown, or JSON.
+
+use crate::cli::output::{self, json_line, Format};
+use nqueens::longrun::files::reading::read_bounded;
+use nqueens::longrun::files::stream::first_words;
+use nqueens::Error;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `bench-compare`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Reads the JSON that `nqueens bench --json` prints or `bench --export \
+    FILE.json` writes, from one machine or several, and prints one row per export: when and \
+    where it ran, which build and vector build counted, the workload, one thread's solutions \
+    per second, and the headline (the best thread count's solutions per second), with each \
+    headline against the first export's. Compare headlines only between runs of the same \
+    workload: the table says when they differ.\n\n\
+    Example:\n  nqueens bench --export mine.json && nqueens bench-compare theirs.json mine.json"
+)]
+pub struct BenchCompareArgs {
+    /// Benchmark exports (JSON), in the order their rows are wanted.
+    #[arg(value_name = "EXPORT.json", required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object with a row per export instead of text.
+    #[arg(long, group = "format")]
+    pub json: bool,
+    /// A Markdown table instead of text.
+    #[arg(long, group = "format")]
+    pub markdown: bool,
+}
+
+/// The most bytes of an export read: a benchmark of many thread counts and runs is tens of KiB.
+const MOST_EXPORT_BYTES: u64 = 16 << 20;
+
+/// What `bench-compare` reads of an export (older exports lack the date, the build, the
+/// vector build and the headline: they read as unknown, the headline from the rows).
+#[derive(Debug, Deserialize)]
+struct Export {
+    tool: String,
+    version: String,
+    date: Option<String>,
+    build: Option<Build>,
+    vector_build: Option<String>,
+    machine: Machine,
+    workload: Workload,
+    results: Vec<Row>,
+    #[serde(default)]
+    warnings: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Build {
+    commit: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Machine {
+    model: String,
+    logical_cores: usize,
+}
+
+#[derive(Debug, Deserialize)]
+struct Workload {
+    n: u32,
+    algorithm: String,
+    kernel: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Row {
+    threads: usize,
+    solutions_per_second: f64,
+}
+
+/// One export's row of the table.
+#[derive(Debug, Serialize)]
+struct Line {
+    file: String,
+    date: String,
+    machine: String,
+    logical_cores: usize,
+    vector_build: String,
+    version: String,
+    commit: String,
+    workload: String,
+    one_thread: Option<f64>,
+    headline: f64,
+    headline_threads: usize,
+    /// The headline over the first export's.
+    against_first: f64,
+    warnings: usize,
+}
+
+/// The table of exports.
+#[derive(Debug, Serialize)]
+struct Table {
+    exports: Vec<Line>,
+    /// Whether every export counted the same workload (else headlines do not compare).
+    same_workload: bool,
+}
+
+/// Reads export `path`, or says why it is not one.
+fn read(path: &PathBuf) -> anyhow::Result<Export> {
+    let name = path.display().to_string();
+    let f = std::fs::File::open(path)
+        .map_err(|e| Error::Input(format!("cannot read export {name}: {e}")))?;
+    let text = read_bounded(f, &name, "benchmark export", MOST_EXPORT_BYTES)?;
+    let e: Export = serde_json::from_str(&text).map_err(|e| {
+        Error::Input(format!(
+            "{name} is not a benchmark export ({}): give what `nqueens bench --json` prints \
+             or `bench --export FILE.json` writes",
+            first_words(&e)
+        ))
+    })?;
+    if e.tool != "nqueens" || e.results.is_empty() {
+        return Err(Error::Input(format!(
+            "{name} is not an nqueens benchmark export with results: give what `nqueens bench \
+             --json` prints"
+        ))
+        .into());
+    }
+    Ok(e)
+}
+
+fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> Line {
+    let best = e
+        .results
+        .iter()
+        .max_by(|a, b| a.solutions_per_second.total_cmp(&b.solutions_per_second))
+        .expect("an export with results");
+    let headline = best.solutions_per_second;
+    Line {
+        file: file.display().to_string(),
+        date: e.date.unwrap_or_else(|| "unknown".into()),
+        machine: e.machine.model,
+        logical_cores: e.machine.logical_cores,
+        vector_build: e.vector_build.unwrap_or_else(|| "unknown".into()),
+        version: e.version,
+        commit: e.build.map_or_else(|| "unknown".into(), |b| b.commit),
+        workload: format!(
+            "count {} ({}, {})",
+            e.workload.n, e.workload.algorithm, e.workload.kernel
+        ),
+        one_thread: e
+            .results
+            .iter()
+            .find(|r| r.threads == 1)
+            .map(|r| r.solutions_per_second),
+        headline,
+        headline_threads: best.threads,
+        against_first: headline / first.unwrap_or(headline),
+        warnings: e.warnings.len(),
+    }
+}
+
+pub fn run(a: BenchCompareArgs) -> anyhow::Result<()> {
+    let mut exports = Vec::with_capacity(a.files.len());
+    for f in &a.files {
+        let e = read(f)?;
+        let first = exports.first().map(|l: &Line| l.headline);
+        exports.push(line(f, e, first));
+    }
+    let same_workload = exports.windows(2).all(|w| w[0].workload == w[1].workload);
+    let table = Table {
+        exports,
+        same_workload,
+    };
+    let format = if a.markdown {
+        Format::Markdown
+    } else {
+        Format::json_if(a.json)
+    };
+    output::print(&table, format)
+}
+
+/// Columns of the table: header and cell of each.
+fn cells(l: &Line) -> [String; 9] {
+    [
+        l.date.get(..10).unwrap_or(&l.date).to_string(),
+        format!("{} ({} CPUs)", l.machine, l.logical_cores),
+        l.vector_build.clone(),
+        format!("{} ({})", l.version, l.commit),
+        l.workload.clone(),
+        l.one_thread.map_or("-".into(), |x| format!("{x:.4e}")),
+        format!("{:.4e} at {}", l.headline, l.headline_threads),
+        format!("{:.3}", l.against_first),
+        l.warnings.to_string(),
+    ]
+}
+
+const HEADERS: [&str; 9] = [
+    "date",
+    "machine",
+    "vector build",
+    "nqueens",
+    "workload",
+    "solutions/s, 1 thread",
+    "headline solutions/s, at threads",
+    "against the first",
+    "warnings",
+];
+
+impl Table {
+    fn note(&self) -> &'static str {
+        if self.same_workload {
+            ""
+        } else {
+            "\nThe exports count different workloads: compare headlines only between runs of the \
+             same workload.\n"
+        }
+    }
+}
+
+impl output::Report for Table {
+    fn text(&self) -> String {
+        let rows: Vec<[String; 9]> = self.exports.iter().map(cells).collect();
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([HEADERS[i].len()])
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..9).map(width).collect();
+        let mut s = String::new();
+        let row = |s: &mut String, cells: &[&str]| {
+            let v: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            let _ = writeln!(s, "{}", v.join("  ").trim_end());
+        };
+        row(&mut s, &HEADERS);
+        for r in &rows {
+            row(&mut s, &r.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+        s + self.note()
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        json_line(self)
+    }
+
+    fn markdown(&self) -> Option<String> {
+        let mut s = format!("| {} |\n", HEADERS.join(" | "));
+        let _ = writeln!(s, "|{}", " --- |".repeat(HEADERS.len()));
+        for l in &self.exports {
+            let _ = writeln!(s, "| {} |", cells(l).join(" | "));
+        }
+        Some(s + self.note())
+    }
+}
