@@ -113,7 +113,10 @@ fn with_interval(p: &Projected, f: impl Fn(f64) -> String, tasks: usize) -> Stri
                 f(h)
             )
         }
-        _ => format!("{} (one task: no interval)", f(p.value)),
+        _ => format!(
+            "{} (no interval: the sample has too few tasks to support one)",
+            f(p.value)
+        ),
     }
 }
 

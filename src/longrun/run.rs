@@ -113,18 +113,26 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
         tally += job.counter().planned();
     }
     Ok(match long.shard {
-        Some(shard) => Outcome::Shard(shard_result(&job, shard, tally, ran.elapsed, &mut saver)),
+        Some(shard) => {
+            let seconds = saver.earlier_seconds + ran.elapsed.as_secs_f64();
+            let resumed = resumed.len();
+            Outcome::Shard(shard_result(
+                &job, shard, tally, seconds, resumed, &mut saver,
+            ))
+        }
         None => Outcome::Whole(job.totals(tally, ran.elapsed, resumed.len(), resumed_tally.nodes)),
     })
 }
 
-/// The sealed result of `shard` of `job`'s plan, counted to `tally` in `elapsed`, with the
-/// records and provenance `saver` kept.
+/// The sealed result of `shard` of `job`'s plan, counted to `tally` in `seconds` (every run
+/// of it), `resumed` of its tasks by earlier runs, with the records and provenance `saver`
+/// kept.
 fn shard_result(
     job: &Job,
     shard: Shard,
     tally: Tally,
-    elapsed: Duration,
+    seconds: f64,
+    resumed: usize,
     saver: &mut Saver,
 ) -> ShardResult {
     ShardResult {
@@ -137,7 +145,8 @@ fn shard_result(
         counts: tally,
         kernel: (job.id().algorithm != Algorithm::Quadrants).then(|| job.kernel().name().into()),
         threads: job.threads(),
-        seconds: elapsed.as_secs_f64(),
+        seconds,
+        resumed_tasks: resumed,
         done: std::mem::take(&mut saver.ckpt.done),
         counted_by: saver.counted_by(),
         checksum: String::new(),
@@ -204,6 +213,10 @@ struct Saver {
     path: Option<PathBuf>,
     every: Duration,
     last: Instant,
+    /// The counting seconds the checkpoint held when this run began (its earlier runs').
+    earlier_seconds: f64,
+    /// When this run began.
+    started: Instant,
 }
 
 impl Saver {
@@ -219,8 +232,11 @@ impl Saver {
             Some(p) => Checkpoint::load(p, &ckpt)?,
             None => None,
         };
+        let ckpt = old.unwrap_or(ckpt);
         Ok(Saver {
-            ckpt: old.unwrap_or(ckpt),
+            earlier_seconds: ckpt.seconds,
+            started: Instant::now(),
+            ckpt,
             run: CountedBy::here(crate::count::arch::Build::Portable),
             keeps,
             finished: 0,
@@ -235,7 +251,18 @@ impl Saver {
         provenance::with(self.ckpt.counted_by.clone(), &self.run)
     }
 
+    /// The seconds the runs of this count have spent counting: the earlier ones' and this
+    /// one's so far.
+    fn seconds(&self) -> f64 {
+        self.earlier_seconds + self.started.elapsed().as_secs_f64()
+    }
+
     fn save(&mut self) -> Result<()> {
+        // A run that finished no task (one resumed on a finished checkpoint, say) leaves
+        // the file as it was, its seconds included.
+        if self.finished > 0 {
+            self.ckpt.seconds = self.seconds();
+        }
         if let Some(path) = &self.path {
             let all = self.counted_by();
             let before = std::mem::replace(&mut self.ckpt.counted_by, all);

@@ -27,6 +27,7 @@ mod output;
 mod presentation;
 mod refusals;
 mod rehearsal;
+mod resumed_shards;
 mod scripts;
 mod shards;
 mod solutions;

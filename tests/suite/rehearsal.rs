@@ -66,6 +66,7 @@ fn write_run_of(n: u32, dir: &Path, k: u32, (from, to): (u32, u32), every: bool)
             counts,
             kernel: None,
             threads: 16,
+            resumed_tasks: 0,
             seconds: 3600.0,
             done,
             counted_by: if who.tasks > 0 {

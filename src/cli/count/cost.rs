@@ -20,6 +20,7 @@ pub fn duration(s: f64) -> String {
         s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
         s if s < 2.0 * 86_400.0 => format!("{:.0} hours", s / 3600.0),
         s if s < YEAR => format!("{:.0} days", s / 86_400.0),
+        s if s < 1.5 * YEAR => "1 year".to_string(),
         s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
         s => format!("{:.1e} years", s / YEAR),
     }
@@ -156,9 +157,27 @@ const MANY_CORES: f64 = 1e6;
 /// Core-seconds of work as a reader plans them.
 fn core_time(s: f64) -> String {
     match s {
+        s if s < 90.0 => "1 core-minute".to_string(),
         s if s < 7200.0 => format!("{:.0} core-minutes", s / 60.0),
         s if s < YEAR => format!("{:.0} core-hours", s / 3600.0),
+        s if s < 1.5 * YEAR => "1 core-year".to_string(),
         s if s < 1e4 * YEAR => format!("{:.0} core-years", s / YEAR),
         s => format!("{:.1e} core-years", s / YEAR),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of a unit is said in the singular, never "1 core-years".
+    #[test]
+    fn one_of_a_unit_is_singular() {
+        assert_eq!(core_time(61.0), "1 core-minute");
+        assert_eq!(core_time(600.0), "10 core-minutes");
+        assert_eq!(core_time(1.2 * YEAR), "1 core-year");
+        assert_eq!(core_time(2.0 * YEAR), "2 core-years");
+        assert_eq!(duration(1.2 * YEAR), "1 year");
+        assert_eq!(duration(3.0 * YEAR), "3 years");
     }
 }

@@ -48,6 +48,8 @@ pub struct Merger {
     tally: Tally,
     threads: usize,
     seconds: f64,
+    /// Tasks the shards took from checkpoints.
+    resumed_tasks: usize,
     tasks: usize,
     digest: RunDigest,
     v1: Option<Vec<Done>>,
@@ -83,6 +85,7 @@ impl Merger {
             tally: Tally::default(),
             threads: 0,
             seconds: 0.0,
+            resumed_tasks: 0,
             tasks: 0,
             digest: RunDigest::default(),
             v1: None,
@@ -162,6 +165,7 @@ impl Merger {
         self.threads = self.threads.saturating_add(p.threads);
         self.seconds += p.seconds;
         self.tasks += p.tasks;
+        self.resumed_tasks += p.resumed_tasks;
         self.digest.merge(&adding.digest);
         if let (Some(v1), Some(records)) = (&mut self.v1, adding.v1) {
             // The records the files list (every task's, in files before version 5).
@@ -242,6 +246,7 @@ impl Merger {
         );
         // The peak of this process, which only read files, says nothing of the count's.
         totals.peak_memory = None;
+        totals.resumed_tasks = self.resumed_tasks;
         Ok(Merged {
             digest,
             digest_version,

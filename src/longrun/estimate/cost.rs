@@ -348,7 +348,8 @@ fn sample_warnings(n: u32, with_solutions: usize, drawn: usize) -> Vec<String> {
         ));
     } else if with_solutions < MIN_WITH_SOLUTIONS {
         let held = if with_solutions == drawn {
-            format!("the sample holds only {drawn} tasks, all with solutions")
+            let tasks = if drawn == 1 { "task" } else { "tasks" };
+            format!("the sample holds only {drawn} {tasks}, all with solutions")
         } else {
             format!("only {with_solutions} of the {drawn} drawn tasks have solutions")
         };
@@ -417,5 +418,6 @@ mod tests {
         );
         assert!(sample_warnings(27, 0, 8)[0].contains("none of the 8"));
         assert!(sample_warnings(27, 12, 12).is_empty());
+        assert!(sample_warnings(27, 1, 1)[0].starts_with("the sample holds only 1 task, all"));
     }
 }

@@ -28,7 +28,12 @@ pub fn student_95(df: usize) -> f64 {
 }
 
 /// `scale` times the ratio of the means of `num` and `den` (draws weighted alike), with its
-/// 95% interval by the ratio's linearised variance; none when `den` sums to 0.
+/// 95% interval by the ratio's linearised variance; none when `den` sums to 0. The interval
+/// needs two draws with a share of `den` (tasks that found solutions): a draw without adds no
+/// information on the ratio's spread, only on the numerator (with one such draw in two, the
+/// linearised variance is near zero and would give an interval of a few hundredths of a
+/// percent where the sample supports none). Its degrees of freedom are the draws with a
+/// share, less one.
 pub fn project_ratio(scale: f64, num: &[f64], den: &[f64]) -> Option<Projected> {
     let m = num.len() as f64;
     let (mn, md) = (num.iter().sum::<f64>() / m, den.iter().sum::<f64>() / m);
@@ -36,7 +41,8 @@ pub fn project_ratio(scale: f64, num: &[f64], den: &[f64]) -> Option<Projected> 
         return None;
     }
     let r = mn / md;
-    if num.len() < 2 {
+    let with_share = den.iter().filter(|&&d| d > 0.0).count();
+    if with_share < 2 {
         return Some(Projected {
             value: scale * r,
             low: None,
@@ -49,7 +55,7 @@ pub fn project_ratio(scale: f64, num: &[f64], den: &[f64]) -> Option<Projected> 
         .map(|(a, b)| (a - r * b).powi(2))
         .sum::<f64>()
         / (m - 1.0);
-    let half = student_95(num.len() - 1) * (var / m).sqrt() / md;
+    let half = student_95(with_share - 1) * (var / m).sqrt() / md;
     Some(Projected {
         value: scale * r,
         low: Some((scale * (r - half)).max(0.0)),
@@ -91,6 +97,9 @@ mod tests {
         let p = project_ratio(10.0, &[2.0, 4.0], &[1.0, 2.0]).unwrap();
         assert_eq!((p.value, p.low, p.high), (20.0, Some(20.0), Some(20.0)));
         assert!(project_ratio(10.0, &[2.0], &[0.0]).is_none());
+        // One draw of two found what the ratio divides by: no interval, whatever the other.
+        let p = project_ratio(10.0, &[0.001, 4.0], &[0.0, 2.0]).unwrap();
+        assert_eq!((p.low, p.high), (None, None), "{p:?}");
         let p = project(10.0, &[2.0]);
         assert_eq!((p.value, p.low), (20.0, None));
         assert!(student_95(100) < student_95(10) && student_95(10) < student_95(1));

@@ -40,7 +40,7 @@ pub const VERSION: u32 = 3;
 pub const OLDEST_VERSION: u32 = 2;
 
 /// A checkpoint file's contents.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Always [`FORMAT`].
     pub format: String,
@@ -58,8 +58,17 @@ pub struct Checkpoint {
     /// Which build, CPU and host counted how many of them (none in a version 2 file).
     #[serde(default)]
     pub counted_by: Vec<CountedBy>,
+    /// The wall seconds the runs that saved this checkpoint spent counting, added up (none
+    /// in files saved before it was kept): a resumed shard's result adds its own to them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seconds: f64,
     /// FNV-1a 64 of the compact JSON of this object with `checksum` empty.
     pub checksum: String,
+}
+
+/// Whether a count is zero: a field that is left out of a file then.
+fn is_zero<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 impl Checkpoint {
@@ -73,6 +82,7 @@ impl Checkpoint {
             tasks,
             done: Vec::new(),
             counted_by: Vec::new(),
+            seconds: 0.0,
             checksum: String::new(),
         }
     }

@@ -42,8 +42,13 @@ pub struct ShardResult {
     pub kernel: Option<String>,
     /// Worker threads.
     pub threads: usize,
-    /// Wall time of this shard's search, in seconds.
+    /// Wall time of this shard's search, in seconds: every run of it added up, where it was
+    /// resumed from a checkpoint.
     pub seconds: f64,
+    /// Tasks of the shard taken from a checkpoint, counted by earlier runs (left out of the
+    /// file when there are none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub resumed_tasks: usize,
     /// The shard's tasks with their counts, by id: what `audit` recounts and `merge` adds
     /// up. Every task in versions 3 and 4; from version 5 only the tasks that found something
     /// (a task not listed found nothing: all its counts are 0), in the compact form
@@ -93,6 +98,11 @@ pub const SPARSE_VERSION: u32 = 5;
 
 /// The oldest shard file version read.
 pub const OLDEST_SHARD_VERSION: u32 = 3;
+
+/// Whether a count is zero: a field that is left out of a file then.
+fn is_zero(x: &usize) -> bool {
+    *x == 0
+}
 
 /// Reads a shard result, naming the file when it cannot, and checks what one file can show:
 /// its format, its seal, its shard index, and that every task's counts and the sums agree

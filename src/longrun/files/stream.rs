@@ -23,7 +23,7 @@ pub const MOST_FIELD_BYTES: u64 = 1 << 20;
 
 /// The fields of shard results and checkpoints that are kept; any other is skipped unread,
 /// as the typed readers ignore it.
-const KEPT: [&str; 16] = [
+const KEPT: [&str; 17] = [
     "format",
     "version",
     "n",
@@ -38,6 +38,7 @@ const KEPT: [&str; 16] = [
     "kernel",
     "threads",
     "seconds",
+    "resumed_tasks",
     "counted_by",
     "checksum",
 ];
