@@ -4,6 +4,9 @@
 # checkpoint; finished shards are not counted again.
 #
 #   scripts/parallel-shards.sh N K [JOBS]      e.g. scripts/parallel-shards.sh 17 8 2
+#   NQUEENS=/path/to/nqueens DIR=runs/n17 scripts/parallel-shards.sh 17 8
+#
+# The shards go to DIR (default shards-nN-kK, in the current folder).
 #
 # Needs GNU parallel (`apt install parallel`); without it the same runs go through xargs -P.
 set -euo pipefail
@@ -18,7 +21,23 @@ for v in "N:$N" "K:$K" "JOBS:$JOBS"; do
     exit 2
   }
 done
-NQUEENS=${NQUEENS:-target/release/nqueens}
+# The nqueens to run: NQUEENS, else the one on the PATH, else this checkout's release build.
+# Found before anything is made, so that a missing one leaves nothing behind.
+if [[ -z ${NQUEENS:-} ]]; then
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  if command -v nqueens >/dev/null; then
+    NQUEENS=$(command -v nqueens)
+  elif [[ -x $here/target/release/nqueens ]]; then
+    NQUEENS=$here/target/release/nqueens
+  else
+    echo "$(basename "$0"): no nqueens found: install it (cargo install --path . --locked), build" \
+      "it (cargo build --release), or name it with NQUEENS=/path/to/nqueens" >&2
+    exit 2
+  fi
+fi
+# A bare name is looked up on the PATH, as the shell would.
+[[ $NQUEENS == */* ]] || NQUEENS=$(command -v "$NQUEENS" || echo "$NQUEENS")
+[[ -x $NQUEENS ]] || { echo "$(basename "$0"): NQUEENS=$NQUEENS is not a program to run" >&2; exit 2; }
 DIR=${DIR:-shards-n$N-k$K}
 mkdir -p "$DIR"
 export NQUEENS N K DIR

@@ -39,8 +39,23 @@
 # missing directory fails every task before this script runs): mkdir -p logs.
 #SBATCH --output=logs/nqueens-%A-%a.log
 set -euo pipefail
-usage="usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 [--offset O] [--step S] [--per-task P] [--nqueens BINARY] [--run-dir DIR] [--checkpoint-every S] [--progress-every S] N K [COUNT OPTIONS...]"
-while [[ ${1:-} == --* ]]; do
+usage="usage: sbatch --array=0-\$((K-1))[%CONCURRENCY] $0 [--offset O] [--step S] [--per-task P] [--nqueens BINARY] [--run-dir DIR] [--checkpoint-every S] [--progress-every S] [--dry-run] N K [COUNT OPTIONS...]"
+dry_run=""
+while [[ ${1:-} == -* ]]; do
+  case $1 in
+  -h | --help)
+    # The comment at the top of this file is its manual.
+    sed -n '2,/^#SBATCH/p' "$0" | grep -v '^#SBATCH' | sed 's/^# \{0,1\}//'
+    echo "$usage"
+    exit 0
+    ;;
+  --dry-run)
+    # What this array task would count, and the commands, without counting anything.
+    dry_run=1
+    shift
+    continue
+    ;;
+  esac
   [[ $# -ge 2 ]] || { echo "slurm-array.sh: $1 needs a value; $usage" >&2; exit 2; }
   case $1 in
   --offset) NQUEENS_SHARD_OFFSET=$2 ;;
@@ -54,8 +69,9 @@ while [[ ${1:-} == --* ]]; do
   esac
   shift 2
 done
-N=${1:?$usage}
-K=${2:?$usage}
+(($# >= 2)) || { echo "slurm-array.sh: give N and K; $usage" >&2; exit 2; }
+N=$1
+K=$2
 shift 2
 # Plain decimal numbers only: a value that bash arithmetic would evaluate (`I[$(cmd)]`) or
 # read as another number (`k8`, `010`) is refused before any arithmetic sees it.
@@ -68,7 +84,15 @@ number() {
 number N "$N"
 number K "$K"
 ((K >= 1)) || { echo "slurm-array.sh: K must be at least 1" >&2; exit 2; }
-A=${SLURM_ARRAY_TASK_ID:?run this under sbatch --array=0-$((K - 1))}
+if [[ -z ${SLURM_ARRAY_TASK_ID:-} && -n $dry_run ]]; then
+  echo "slurm-array.sh: no SLURM_ARRAY_TASK_ID (not under sbatch): showing array task 0" >&2
+  SLURM_ARRAY_TASK_ID=0
+fi
+[[ -n ${SLURM_ARRAY_TASK_ID:-} ]] || {
+  echo "slurm-array.sh: run this under sbatch --array=0-$((K - 1)) (SLURM_ARRAY_TASK_ID is not set), or with --dry-run to see what it would count" >&2
+  exit 2
+}
+A=$SLURM_ARRAY_TASK_ID
 number SLURM_ARRAY_TASK_ID "$A"
 OFFSET=${NQUEENS_SHARD_OFFSET:-0}
 PER=${NQUEENS_SHARDS_PER_TASK:-1}
@@ -89,6 +113,12 @@ one_shard() {
   ckpt="checkpoints/$run/$dir/$name.ckpt"
   if [[ -s $out || -s results/$name.json ]]; then
     echo "shard $I/$K: already finished ($out), skipped"
+    return 0
+  fi
+  if [[ -n $dry_run ]]; then
+    echo "shard $I/$K: would run $NQUEENS count $N --shard $I/$K --threads ${SLURM_CPUS_PER_TASK:-1}" \
+      "--checkpoint $ckpt --checkpoint-every ${NQUEENS_CHECKPOINT_EVERY:-60} --progress" \
+      "--progress-every ${NQUEENS_PROGRESS_EVERY:-300} ${OPTIONS[*]} > $out.tmp, then rename it $out"
     return 0
   fi
   mkdir -p "results/$run/$dir" "checkpoints/$run/$dir"

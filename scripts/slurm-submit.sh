@@ -4,7 +4,11 @@
 # the concurrency asked for: scripts/slurm-array.sh does the counting.
 #
 #   scripts/slurm-submit.sh N K [--concurrency C] [--per-task PER] [--max-array M]
-#                           [--sbatch "SBATCH OPTIONS"] [-- COUNT OPTIONS...]
+#                           [--sbatch "SBATCH OPTIONS"] [--dry-run] [-- COUNT OPTIONS...]
+#
+# --dry-run prints the sbatch command of each array instead of submitting it (without a
+# reachable controller it takes --max-array M, or Slurm's default of 1001); -h or --help
+# prints this.
 #
 #   scripts/slurm-submit.sh 28 1000000 --concurrency 2000 --per-task 10 --sbatch "--cpus-per-task=16 --time=2-0"
 #
@@ -22,9 +26,14 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 usage() {
-  echo "usage: $0 N K [--concurrency C] [--per-task PER] [--max-array M] [--sbatch \"OPTIONS\"] [-- COUNT OPTIONS...]" >&2
+  echo "usage: $0 N K [--concurrency C] [--per-task PER] [--max-array M] [--sbatch \"OPTIONS\"] [--dry-run] [-- COUNT OPTIONS...]" >&2
   exit 2
 }
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its manual.
+  sed -n '2,/^set -euo/p' "$0" | grep -v '^set -euo' | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 number() {
   [[ $2 =~ ^[1-9][0-9]{0,9}$ ]] || {
     echo "slurm-submit.sh: $1 must be a positive decimal number, not '$2'" >&2
@@ -36,9 +45,10 @@ N=$1 K=$2
 shift 2
 number N "$N"
 number K "$K"
-C="" PER=1 MAX="" SBATCH=""
+C="" PER=1 MAX="" SBATCH="" DRY=""
 while (($#)); do
   case $1 in
+  --dry-run) DRY=1; shift ;;
   --concurrency) C=${2:-}; number --concurrency "$C"; shift 2 ;;
   --per-task) PER=${2:-}; number --per-task "$PER"; shift 2 ;;
   --max-array) MAX=${2:-}; number --max-array "$MAX"; shift 2 ;;
@@ -48,8 +58,13 @@ while (($#)); do
   esac
 done
 if [[ -z $MAX ]]; then
-  MAX=$(scontrol show config 2>/dev/null | awk '$1 == "MaxArraySize" {print $3}')
-  [[ -n $MAX ]] || { echo "slurm-submit.sh: cannot read MaxArraySize from 'scontrol show config': give --max-array M" >&2; exit 1; }
+  # No controller (or no Slurm here) is said, not died on: a failed scontrol gives nothing.
+  MAX=$({ scontrol show config 2>/dev/null || true; } | awk '$1 == "MaxArraySize" {print $3}')
+  if [[ -z $MAX && -n $DRY ]]; then
+    echo "slurm-submit.sh: cannot read MaxArraySize ('scontrol show config' gave nothing): the dry run takes Slurm's default, 1001 (give --max-array M)" >&2
+    MAX=1001
+  fi
+  [[ -n $MAX ]] || { echo "slurm-submit.sh: cannot read MaxArraySize: 'scontrol show config' gave nothing (is Slurm installed, and its controller reachable?): give --max-array M" >&2; exit 1; }
   number MaxArraySize "$MAX"
 fi
 T=$(((K + PER - 1) / PER))
@@ -71,6 +86,11 @@ for ((j = 0; j < ARRAYS; j++)); do
   left=$(((K - offset + PER - 1) / PER))
   len=$((left < L ? left : L))
   spec="0-$((len - 1))${C:+%$C}"
+  if [[ -n $DRY ]]; then
+    echo "would run: sbatch --parsable --array=$spec --output=logs/array-$j/nqueens-%A-%a.log ${prev:+--dependency=afterany:$prev }$SBATCH $HERE/slurm-array.sh --offset $offset --step $len --per-task $PER ${passed[*]} $N $K $*"
+    prev="<array $j>"
+    continue
+  fi
   mkdir -p "logs/array-$j"
   # shellcheck disable=SC2086 # SBATCH is options, split on purpose
   id=$(sbatch --parsable --array="$spec" --output="logs/array-$j/nqueens-%A-%a.log" \

@@ -222,3 +222,112 @@ fn the_one_task_script_counts_the_same_task_at_each_thread_count() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The user scripts find nqueens from any folder (`NQUEENS`, then the PATH, then the
+/// checkout's release build), and where there is none say how to get one, exit 2 and make
+/// nothing (it left an empty shard folder behind, exit 123).
+#[test]
+fn the_shard_scripts_find_nqueens_or_say_how_to_get_one() {
+    let dir = common::tmpdir("scripts", "find");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_nqueens"))
+        .parent()
+        .unwrap();
+    // From another folder, nqueens on the PATH.
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let out = Command::new("bash")
+        .arg(format!("{root}/scripts/parallel-shards.sh"))
+        .args(["8", "2", "1"])
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .env_remove("NQUEENS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("92  (matches A000170(8))"));
+    // A copy of the scripts outside a checkout, with no nqueens on the PATH.
+    let alone = dir.join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    for script in ["parallel-shards.sh", "shard-balance.sh"] {
+        std::fs::copy(format!("{root}/scripts/{script}"), alone.join(script)).unwrap();
+        let out = Command::new("bash")
+            .arg(alone.join(script))
+            .args(["8", "2", "1"])
+            .current_dir(&alone)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("NQUEENS")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{script}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no nqueens found"), "{script}: {err}");
+        assert!(err.contains("NQUEENS=/path/to/nqueens"), "{script}: {err}");
+    }
+    let made: Vec<_> = std::fs::read_dir(&alone).unwrap().collect();
+    assert_eq!(made.len(), 2, "only the two scripts: {made:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The Slurm scripts explain themselves (`--help`, exit 0), say their usage plainly when
+/// called without arguments (exit 2), print what they would submit or count with
+/// `--dry-run` (no Slurm needed), and say why when no controller answers.
+#[test]
+fn the_slurm_scripts_say_how_they_are_used_and_what_they_would_do() {
+    let dir = common::tmpdir("scripts", "slurm");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = |script: &str, args: &[&str], envs: &[(&str, &str)]| {
+        Command::new("bash")
+            .arg(format!("{root}/scripts/{script}"))
+            .args(args)
+            .current_dir(&dir)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .envs(envs.iter().copied())
+            .output()
+            .unwrap()
+    };
+    for script in ["slurm-array.sh", "slurm-submit.sh"] {
+        let help = run(script, &["--help"], &[]);
+        assert_eq!(help.status.code(), Some(0), "{script}: {help:?}");
+        assert!(String::from_utf8_lossy(&help.stdout).contains("--dry-run"));
+        let bare = run(script, &[], &[]);
+        assert_eq!(bare.status.code(), Some(2), "{script}: {bare:?}");
+        let err = String::from_utf8_lossy(&bare.stderr);
+        assert!(
+            err.contains("usage:") && !err.contains("line "),
+            "{script}: {err}"
+        );
+    }
+    // Outside an array job, the array script says what it needs.
+    let outside = run("slurm-array.sh", &["8", "4"], &[]);
+    assert_eq!(outside.status.code(), Some(2), "{outside:?}");
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("SLURM_ARRAY_TASK_ID"));
+    // A dry run of task 1 names its shard and counts nothing.
+    let dry = run(
+        "slurm-array.sh",
+        &["--dry-run", "8", "4"],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ],
+    );
+    assert!(dry.status.success(), "{dry:?}");
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert!(said.contains("--shard 1/4"), "{said}");
+    assert!(!dir.join("results").exists());
+    // No scontrol here: the submit script says so instead of dying silently, and its dry
+    // run takes --max-array (or Slurm's default) and prints the sbatch line.
+    let blind = run("slurm-submit.sh", &["14", "4"], &[]);
+    assert_eq!(blind.status.code(), Some(1), "{blind:?}");
+    assert!(String::from_utf8_lossy(&blind.stderr).contains("cannot read MaxArraySize"));
+    let dry = run(
+        "slurm-submit.sh",
+        &["14", "4", "--max-array", "2", "--dry-run"],
+        &[],
+    );
+    assert!(dry.status.success(), "{dry:?}");
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert_eq!(said.matches("would run: sbatch").count(), 2, "{said}");
+    assert!(!dir.join("logs").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
