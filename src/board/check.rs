@@ -103,12 +103,16 @@ pub struct Board {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Problem {
-    /// Two queens attack each other along `line` ("row", "column" or "diagonal").
+    /// Two or more queens attack each other along one `line` ("row", "column" or
+    /// "diagonal"): every queen on it is named, in reading order, up to [`NAMED_ON_A_LINE`].
     Attack {
         /// How they attack: "row", "column" or "diagonal".
         line: &'static str,
-        /// The two queens, 1-based `[row, col]`.
-        queens: [[usize; 2]; 2],
+        /// The queens on the line, 1-based `[row, col]` (at least two).
+        queens: Vec<[usize; 2]>,
+        /// How many more queens are on the line than are named.
+        #[serde(skip_serializing_if = "is_zero")]
+        more: usize,
     },
     /// A row without a queen (1-based).
     EmptyRow {
@@ -122,19 +126,32 @@ pub enum Problem {
     },
 }
 
+/// The most queens a problem names on one line (the count of the others is given).
+pub const NAMED_ON_A_LINE: usize = 16;
+
+fn is_zero(x: &usize) -> bool {
+    *x == 0
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Problem::Attack {
-                line,
-                queens: [a, b],
-            } => {
+            Problem::Attack { line, queens, more } => {
+                let a = queens[0];
                 let on = match *line {
                     "row" => format!("share row {}", a[0]),
                     "column" => format!("share column {}", a[1]),
                     _ => "are on the same diagonal".to_string(),
                 };
-                write!(f, "queens {}:{} and {}:{} {on}", a[0], a[1], b[0], b[1])
+                let mut names: Vec<String> = queens
+                    .iter()
+                    .map(|q| format!("{}:{}", q[0], q[1]))
+                    .collect();
+                if *more > 0 {
+                    names.push(format!("{more} more"));
+                }
+                let last = names.pop().unwrap_or_default();
+                write!(f, "queens {} and {last} {on}", names.join(", "))
             }
             Problem::EmptyRow { row } => write!(f, "row {row} has no queen"),
             Problem::OffBoard { queen: [r, c] } => write!(f, "queen {r}:{c} is off the board"),
@@ -147,45 +164,51 @@ pub fn problems(board: &Board) -> Vec<Problem> {
     problems_up_to(board, usize::MAX).0
 }
 
-/// The first `max` reasons `board` is not a solution, and how many there are in all: the
-/// memory stays small for a huge board full of attacks.
+/// The first `max` reasons `board` is not a solution, and how many there are in all: a line
+/// (row, column or diagonal) that two or more queens share is one reason, naming every queen on
+/// it (up to [`NAMED_ON_A_LINE`]); so is an empty row and a queen off the board. The memory
+/// stays small for a huge board full of attacks: a few bits per line, and the queens of the
+/// lines named.
 pub fn problems_up_to(board: &Board, max: usize) -> (Vec<Problem>, usize) {
     let n = board.n;
-    // First pass: one bit per row, column and diagonal (memory a 64th of a list of indexes),
-    // every problem counted, and the first `max` attacks' second queens and lines noted.
-    let mut seen = Lines::new(n);
-    let mut attacks: Vec<(usize, usize)> = Vec::new(); // (queen, line 0..4)
+    // First pass: one bit per line for "a queen is on it" and one for "two are", every
+    // problem counted, and the first `max` shared lines noted, as they become shared.
+    let (mut seen, mut shared) = (Lines::new(n), Lines::new(n));
+    let mut named: Vec<(usize, usize)> = Vec::new(); // (line kind 0..4, line)
     let mut all = 0usize;
-    for (i, &(r, c)) in board.queens.iter().enumerate() {
+    for &(r, c) in &board.queens {
         if r >= n || c >= n {
             all += 1;
             continue;
         }
         for (k, key) in keys(n, r, c).into_iter().enumerate() {
-            if seen.set(k, key) {
+            if seen.set(k, key) && !shared.set(k, key) {
                 all += 1;
-                if attacks.len() < max {
-                    attacks.push((i, k));
+                if named.len() < max {
+                    named.push((k, key));
                 }
             }
         }
     }
     let empty = (0..n).filter(|&r| !seen.get(0, r)).count();
     all += empty;
-    // Second pass, for the attacks kept alone: the queen each one's second queen meets (the
-    // last one before it on the line), from an index of only the lines they lie on.
-    let mut last: std::collections::HashMap<(usize, usize), usize> = attacks
+    // Second pass: the queens of the lines noted, in reading order.
+    let index: std::collections::HashMap<(usize, usize), usize> = named
         .iter()
-        .map(|&(i, k)| {
-            let (r, c) = board.queens[i];
-            ((k, keys(n, r, c)[k]), usize::MAX)
+        .enumerate()
+        .map(|(i, &line)| (line, i))
+        .collect();
+    const LINES: [&str; 4] = ["row", "column", "diagonal", "diagonal"];
+    let mut attacks: Vec<Problem> = named
+        .iter()
+        .map(|&(k, _)| Problem::Attack {
+            line: LINES[k],
+            queens: Vec::new(),
+            more: 0,
         })
         .collect();
-    let mut met = attacks.iter().peekable();
     let mut out = Vec::new();
-    let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
-    const LINES: [&str; 4] = ["row", "column", "diagonal", "diagonal"];
-    for (i, &(r, c)) in board.queens.iter().enumerate() {
+    for &(r, c) in &board.queens {
         if r >= n || c >= n {
             if out.len() < max {
                 out.push(Problem::OffBoard {
@@ -195,21 +218,19 @@ pub fn problems_up_to(board: &Board, max: usize) -> (Vec<Problem>, usize) {
             continue;
         }
         for (k, key) in keys(n, r, c).into_iter().enumerate() {
-            let Some(j) = last.get_mut(&(k, key)) else {
-                continue;
-            };
-            if met.peek() == Some(&&(i, k)) {
-                met.next();
-                if out.len() < max {
-                    out.push(Problem::Attack {
-                        line: LINES[k],
-                        queens: [one(board.queens[*j]), one((r, c))],
-                    });
+            if let Some(&i) = index.get(&(k, key)) {
+                if let Problem::Attack { queens, more, .. } = &mut attacks[i] {
+                    if queens.len() < NAMED_ON_A_LINE {
+                        queens.push([r + 1, c + 1]);
+                    } else {
+                        *more += 1;
+                    }
                 }
             }
-            *j = i;
         }
     }
+    attacks.truncate(max.saturating_sub(out.len()));
+    out.extend(attacks);
     out.extend(
         (0..n)
             .filter(|&r| !seen.get(0, r))
@@ -280,8 +301,18 @@ mod tests {
             queens: vec![(0, 0), (1, 1), (2, 2), (3, 2)],
         };
         let p: Vec<String> = problems(&b).iter().map(|p| p.to_string()).collect();
-        assert!(p.contains(&"queens 1:1 and 2:2 are on the same diagonal".to_string()));
+        assert!(p.contains(&"queens 1:1, 2:2 and 3:3 are on the same diagonal".to_string()));
         assert!(p.contains(&"queens 3:3 and 4:3 share column 3".to_string()));
+        // Every queen on a shared line is named, grouped by the line.
+        let d = Board {
+            n: 8,
+            queens: (0..8).map(|r| (r, r)).collect(),
+        };
+        let p: Vec<String> = problems(&d).iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            p,
+            ["queens 1:1, 2:2, 3:3, 4:4, 5:5, 6:6, 7:7 and 8:8 are on the same diagonal"]
+        );
         let g = Board {
             n: 3,
             queens: vec![(0, 0), (2, 1)],
@@ -300,44 +331,44 @@ mod tests {
         assert!(p.contains(&"row 2 has no queen".to_string()), "{p:?}");
     }
 
-    /// The problems as the first version named them: the last queen seen on each line, kept
-    /// in a list of indexes (4 words per line).
-    fn by_index_lists(board: &Board, max: usize) -> (Vec<Problem>, usize) {
+    /// The problems as a plain reading finds them: every line's queens listed in a map, a
+    /// line a problem once its second queen comes (in reading order, then by kind of line).
+    fn by_lists(board: &Board, max: usize) -> (Vec<Problem>, usize) {
         let n = board.n;
-        let (mut out, mut all) = (Vec::new(), 0);
-        let mut last = [
-            vec![None; n],
-            vec![None; n],
-            vec![None; 2 * n],
-            vec![None; 2 * n],
-        ];
-        let one = |q: (usize, usize)| [q.0 + 1, q.1 + 1];
-        for (i, &(r, c)) in board.queens.iter().enumerate() {
+        let mut lines: std::collections::HashMap<(usize, usize), Vec<[usize; 2]>> =
+            Default::default();
+        let (mut off, mut order, mut all) = (Vec::new(), Vec::new(), 0);
+        for &(r, c) in &board.queens {
             if r >= n || c >= n {
                 all += 1;
-                if out.len() < max {
-                    out.push(Problem::OffBoard {
-                        queen: [r.saturating_add(1), c.saturating_add(1)],
-                    });
-                }
+                off.push(Problem::OffBoard {
+                    queen: [r.saturating_add(1), c.saturating_add(1)],
+                });
                 continue;
             }
-            let lines = ["row", "column", "diagonal", "diagonal"];
             for (k, key) in keys(n, r, c).into_iter().enumerate() {
-                if let Some(j) = last[k][key] {
+                let v = lines.entry((k, key)).or_default();
+                v.push([r + 1, c + 1]);
+                if v.len() == 2 {
                     all += 1;
-                    if out.len() < max {
-                        out.push(Problem::Attack {
-                            line: lines[k],
-                            queens: [one(board.queens[j]), one((r, c))],
-                        });
-                    }
+                    order.push((k, key));
                 }
-                last[k][key] = Some(i);
             }
         }
-        for (r, q) in last[0].iter().enumerate() {
-            if q.is_none() {
+        let kinds = ["row", "column", "diagonal", "diagonal"];
+        let mut out: Vec<Problem> = off.into_iter().take(max).collect();
+        let attacks = order.iter().map(|line| {
+            let q = &lines[line];
+            Problem::Attack {
+                line: kinds[line.0],
+                queens: q.iter().copied().take(NAMED_ON_A_LINE).collect(),
+                more: q.len().saturating_sub(NAMED_ON_A_LINE),
+            }
+        });
+        let room = max.saturating_sub(out.len()).min(order.len()).min(max);
+        out.extend(attacks.take(room));
+        for r in 0..n {
+            if !lines.contains_key(&(0, r)) {
                 all += 1;
                 if out.len() < max {
                     out.push(Problem::EmptyRow { row: r + 1 });
@@ -365,11 +396,7 @@ mod tests {
                 .collect();
             let b = Board { n, queens };
             for max in [0, 1, 3, usize::MAX] {
-                assert_eq!(
-                    problems_up_to(&b, max),
-                    by_index_lists(&b, max),
-                    "{b:?} {max}"
-                );
+                assert_eq!(problems_up_to(&b, max), by_lists(&b, max), "{b:?} {max}");
             }
         }
     }

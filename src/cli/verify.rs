@@ -182,14 +182,17 @@ fn picture(v: &Verdict, zero_based: bool) -> anyhow::Result<Exit> {
         ))
         .into());
     }
+    // Each shared line drawn as its queens joined one to the next.
     let attacks: Vec<[(usize, usize); 2]> = found
         .iter()
         .filter_map(|p| match p {
-            Problem::Attack { queens: [a, b], .. } => {
-                Some([(a[0] - 1, a[1] - 1), (b[0] - 1, b[1] - 1)])
-            }
+            Problem::Attack { queens, .. } => Some(queens.windows(2).map(|w| {
+                let (a, b) = (w[0], w[1]);
+                [(a[0] - 1, a[1] - 1), (b[0] - 1, b[1] - 1)]
+            })),
             _ => None,
         })
+        .flatten()
         .collect();
     let title = match all {
         0 => format!("a solution: {0} queens on the {0}×{0} board", board.n),

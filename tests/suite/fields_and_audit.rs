@@ -344,7 +344,10 @@ fn verify_of_a_huge_board_stays_within_its_queens() {
         .unwrap();
     assert_eq!(capped.status.code(), Some(1), "{capped:?}");
     let out = String::from_utf8_lossy(&capped.stdout);
-    assert!(out.contains("8388607 problems"), "{out}");
-    assert!(out.contains("queens 1:1 and 2:1 share column 1"), "{out}");
+    assert!(out.contains("1 problem"), "{out}");
+    assert!(
+        out.contains("queens 1:1, 2:1, ") && out.contains(" and 8388592 more share column 1"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
