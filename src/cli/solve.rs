@@ -4,6 +4,8 @@ use super::args::common::{named, PlaceArgs};
 use super::args::parse::{bounded, parse_n};
 use super::output::stdout::{self, stream_end};
 use super::output::{print_json, print_rendered};
+use super::trace::{board_page, PageBoard, TRACE_DRAW_MAX};
+use clap::builder::TypedValueParser;
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
 use nqueens::board::svg::{gallery, marked, Marks, GALLERY_MAX, SVG_MAX};
@@ -69,9 +71,10 @@ pub struct SolveArgs {
     #[arg(long, short = 'm', value_enum, default_value_t = SolveMethod::Auto)]
     pub method: SolveMethod,
     /// Output format: `json` is one object {"n", "method", "placed", "solution" (columns per
-    /// row, or null)}; `svg` a picture of the board (N up to 256).
-    #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
-    pub format: Format,
+    /// row, or null)}; `svg` a picture of the board (N up to 256); `html` a web page of the
+    /// board in the style of `trace --format html` (N up to 32).
+    #[arg(long, short = 'f', value_parser = solve_format(), default_value_t = SolveFormat::Board(Format::List))]
+    pub format: SolveFormat,
     /// The same as --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
@@ -83,13 +86,40 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    fn format(&self) -> Format {
+    fn format(&self) -> SolveFormat {
         if self.json {
-            Format::Json
+            SolveFormat::Board(Format::Json)
         } else {
             self.format
         }
     }
+}
+
+/// What `solve` writes: the board in one of the library's formats, or a web page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveFormat {
+    /// A board format: list, pairs, grid, dots, matrix, json or svg.
+    Board(Format),
+    /// A self-contained web page of the board.
+    Html,
+}
+
+impl std::fmt::Display for SolveFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveFormat::Board(b) => b.fmt(f),
+            SolveFormat::Html => f.write_str("html"),
+        }
+    }
+}
+
+/// Reads `--format` of `solve`: a board format's name, or `html`.
+fn solve_format() -> impl TypedValueParser<Value = SolveFormat> {
+    let names: Vec<&'static str> = Format::NAMES.iter().copied().chain(["html"]).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|s: String| match s.as_str() {
+        "html" => Ok(SolveFormat::Html),
+        _ => s.parse::<Format>().map(SolveFormat::Board),
+    })
 }
 
 /// Arguments of `list`.
@@ -218,8 +248,19 @@ fn find(a: &SolveArgs, placed: &[(usize, usize)]) -> Result<(SolveMethod, Comple
 const SOLVE_BYTES_PER_ROW: u64 = 80;
 
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
-    let format = a.format();
+    let (format, page) = match a.format() {
+        SolveFormat::Board(f) => (f, false),
+        SolveFormat::Html => (Format::List, true),
+    };
     check_drawable(a.n, format)?;
+    if page && a.n > TRACE_DRAW_MAX as usize {
+        return Err(Error::Usage(format!(
+            "--format html draws boards up to N = {TRACE_DRAW_MAX}; use --format svg (up to \
+             N = {SVG_MAX}) or list for N = {}",
+            a.n
+        ))
+        .into());
+    }
     let needed = a.n as u64 * SOLVE_BYTES_PER_ROW;
     let limit = nqueens::memory::default_limit();
     if needed > limit {
@@ -258,7 +299,49 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
         return print_json(&v);
     }
     note!("method: {name}");
+    if page {
+        return write_page(&a, name, solution.as_deref(), &placed, &why);
+    }
     write_answer(&a, format, solution, &placed, &why)
+}
+
+/// Prints `solve`'s answer as a web page: the board (its placed queens blue), the solution
+/// or why there is none under it, and the method that found it.
+fn write_page(
+    a: &SolveArgs,
+    method: &str,
+    solution: Option<&[usize]>,
+    placed: &[(usize, usize)],
+    why: &str,
+) -> anyhow::Result<()> {
+    let line = match solution {
+        Some(s) => {
+            let cols: Vec<String> = s
+                .iter()
+                .map(|c| (c + usize::from(!a.zero_based)).to_string())
+                .collect();
+            format!("solution: {}", cols.join(" "))
+        }
+        None => no_solution(a.n, placed, why),
+    };
+    let page = board_page(&PageBoard {
+        n: a.n,
+        queens: solution,
+        placed,
+        zero_based: a.zero_based,
+        line,
+        summary: format!("found by the {method} method"),
+    })?;
+    print_rendered(&page)
+}
+
+/// What `solve` says where the board has no solution (`why`, with placed queens).
+fn no_solution(n: usize, placed: &[(usize, usize)], why: &str) -> String {
+    if placed.is_empty() {
+        format!("no solution: the {n}×{n} board has none")
+    } else {
+        format!("no solution on the {n}×{n} board: {why}")
+    }
 }
 
 /// Prints `solve`'s answer in `format`: the solution (its placed queens red in a picture), or
@@ -291,11 +374,7 @@ fn write_answer(
             print_rendered(&text)
         }
         None => {
-            let says = if placed.is_empty() {
-                format!("no solution: the {0}×{0} board has none", a.n)
-            } else {
-                format!("no solution on the {0}×{0} board: {why}", a.n)
-            };
+            let says = no_solution(a.n, placed, why);
             if format == Format::Svg {
                 print_rendered(&nqueens::board::svg::empty(a.n, a.zero_based, &says))
             } else {
@@ -329,11 +408,13 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     let off = usize::from(!a.zero_based);
     let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
     let mut out = stdout::stream();
+    let mut listed = 0u64;
     let result = (|| -> std::io::Result<()> {
         for (i, s) in all.enumerate() {
             if i as u64 >= limit {
                 break;
             }
+            listed += 1;
             if i > 0 && is_multiline(format) {
                 writeln!(out)?;
             }
@@ -352,7 +433,17 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
         }
         out.flush()
     })();
-    stream_end(result)
+    stream_end(result)?;
+    if listed == 0 && limit > 0 {
+        // An empty list is the answer, said where a person reads it (a script reads no lines).
+        let with = if placed.is_empty() {
+            ""
+        } else {
+            " with these queens"
+        };
+        note!("no solution: the {0}×{0} board has none{with}", a.n);
+    }
+    Ok(())
 }
 
 /// `list --format svg`: the boards (at most [`GALLERY_MAX`]) as one picture.

@@ -4,7 +4,9 @@
 //! The search fills rows top to bottom and tries columns left to right; a queen is taken
 //! back when the row below it has no free square left.
 
+use crate::board::check::placements;
 use crate::board::masks::{check_n, full_mask, Masks};
+use crate::board::spec::Spec;
 use crate::error::Result;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -51,19 +53,41 @@ pub enum Event {
 pub fn trace(
     n: u32,
     all: bool,
+    step: impl FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>,
+) -> Result<(u64, bool)> {
+    trace_from(n, &[], all, step)
+}
+
+/// [`trace`] with queens placed before the search (`(row, col)`, 0-based, none attacking
+/// another): they stay on the board, every board `step` sees holds them, and the search
+/// fills the other rows top to bottom around them.
+pub fn trace_from(
+    n: u32,
+    placed: &[(usize, usize)],
+    all: bool,
     mut step: impl FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>,
 ) -> Result<(u64, bool)> {
     check_n(n as i64)?;
+    let placed = placements(n as usize, placed)?;
+    let fixed: Vec<(u8, u8)> = placed.iter().map(|&(r, c)| (r as u8, c as u8)).collect();
+    let mut board = vec![None; n as usize];
+    for &(r, c) in &placed {
+        board[r] = Some(c);
+    }
     let mut t = Tracer {
-        n: n as usize,
-        full: full_mask(n),
+        spec: Spec::new(n, &fixed),
         all,
-        board: vec![None; n as usize],
+        board,
         steps: 0,
         solutions: 0,
         step: &mut step,
     };
-    let flow = t.rec(0, Masks::EMPTY);
+    let flow = if t.spec.k == 0 {
+        // Every row holds a placed queen: the board is the one solution.
+        t.solution()
+    } else {
+        t.rec(0, Attacks::default())
+    };
     let finished = match flow {
         ControlFlow::Continue(()) => true,
         // Breaking after the first solution is the end of the search asked for.
@@ -74,9 +98,19 @@ pub fn trace(
 
 type Step<'a> = &'a mut dyn FnMut(&Event, &[Option<usize>]) -> ControlFlow<()>;
 
+/// The squares the search's queens attack in the row being filled: its columns, and its two
+/// diagonals shifted down to that row.
+#[derive(Debug, Clone, Copy, Default)]
+struct Attacks {
+    cols: u64,
+    left: u64,
+    right: u64,
+}
+
 struct Tracer<'a> {
-    n: usize,
-    full: u64,
+    /// The rows the search fills (those without a placed queen) and what the placed queens
+    /// forbid in each.
+    spec: Spec,
     all: bool,
     board: Vec<Option<usize>>,
     steps: u64,
@@ -94,8 +128,24 @@ impl Tracer<'_> {
         }
     }
 
-    fn rec(&mut self, row: usize, m: Masks) -> ControlFlow<bool> {
-        let mut free = m.free(self.full);
+    /// Reports the full board as the next solution.
+    fn solution(&mut self) -> ControlFlow<bool> {
+        self.solutions += 1;
+        let cols = self.board.iter().map(|c| c.unwrap_or(0)).collect();
+        let number = self.solutions;
+        self.emit(Event::Solution { number, cols })?;
+        if self.all {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(false)
+        }
+    }
+
+    /// Fills the search's `i`-th row and those below it, `m` attacked there.
+    fn rec(&mut self, i: usize, m: Attacks) -> ControlFlow<bool> {
+        let s = &self.spec;
+        let row = s.rows[i] as usize;
+        let mut free = s.full & !(m.cols | m.left | m.right | s.forbid[i]);
         if free == 0 {
             return self.emit(Event::Blocked { row, tried: false });
         }
@@ -105,16 +155,16 @@ impl Tracer<'_> {
             let col = bit.trailing_zeros() as usize;
             self.board[row] = Some(col);
             self.emit(Event::Place { row, col })?;
-            if row + 1 == self.n {
-                self.solutions += 1;
-                let cols = self.board.iter().map(|c| c.unwrap_or(0)).collect();
-                let number = self.solutions;
-                self.emit(Event::Solution { number, cols })?;
-                if !self.all {
-                    return ControlFlow::Break(false);
-                }
+            if i + 1 == self.spec.k {
+                self.solution()?;
             } else {
-                self.rec(row + 1, m.place(bit, self.full))?;
+                let gap = self.spec.gap[i];
+                let below = Attacks {
+                    cols: m.cols | bit,
+                    left: ((m.left | bit) << gap) & self.spec.full,
+                    right: (m.right | bit) >> gap,
+                };
+                self.rec(i + 1, below)?;
             }
             self.board[row] = None;
             self.emit(Event::Remove { row, col })?;
@@ -248,5 +298,54 @@ mod tests {
         assert_eq!(places, tree(6).unwrap().iter().sum::<u128>() - 1);
         let (steps, finished) = trace(8, true, |_, _| ControlFlow::Break(())).unwrap();
         assert_eq!((steps, finished), (1, false));
+    }
+
+    /// With queens placed first, every board the search shows holds them, the search never
+    /// places or removes one of them, and it finds the same solutions, in the same order, as
+    /// the enumeration of completions.
+    #[test]
+    fn a_trace_from_placed_queens_keeps_them_and_finds_their_completions() {
+        let placed = [(2, 0), (5, 4)];
+        let mut found = Vec::new();
+        let (_, finished) = trace_from(8, &placed, true, |e, board| {
+            for &(r, c) in &placed {
+                assert_eq!(board[r], Some(c));
+                if let Event::Place { row, .. } | Event::Remove { row, .. } = e {
+                    assert_ne!(*row, r);
+                }
+            }
+            if let Event::Solution { cols, .. } = e {
+                found.push(cols.clone());
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(finished);
+        let expected: Vec<Vec<usize>> = crate::solve::enumerate::Solutions::with_fixed(8, &placed)
+            .unwrap()
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(found, expected);
+        // Every row placed: the board itself is the one step, a solution.
+        let full = [(0, 1), (1, 3), (2, 0), (3, 2)];
+        let mut events = Vec::new();
+        trace_from(4, &full, true, |e, _| {
+            events.push(e.clone());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let one = Event::Solution {
+            number: 1,
+            cols: vec![1, 3, 0, 2],
+        };
+        assert_eq!(events, vec![one]);
+        // Queens that attack each other are refused.
+        assert!(trace_from(
+            8,
+            &[(0, 0), (1, 1)],
+            false,
+            |_, _| ControlFlow::Continue(())
+        )
+        .is_err());
     }
 }

@@ -24,6 +24,7 @@ mod library;
 mod longrun;
 mod manuals;
 mod output;
+mod page;
 mod presentation;
 mod refusals;
 mod rehearsal;

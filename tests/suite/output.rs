@@ -183,7 +183,7 @@ fn bench_numbers_exports_and_words() {
         .success();
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
-        .starts_with("threads,split_depth,"));
+        .starts_with("date,machine,"));
     assert_refused(
         nqueens().args(["bench", "--export", "b.xyz"]),
         "ending in .json, .csv, .md or .txt",
@@ -318,8 +318,12 @@ fn animate_falls_back_on_a_pipe_and_cleans_up_on_a_terminal() {
             .unwrap();
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            text.contains("\x1b[?25l") && text.trim_end().ends_with("\x1b[?25h"),
+        // Hidden while it plays, shown again before the summary line that ends it.
+        let shown = text.find("\x1b[?25h").expect("the cursor shown again");
+        assert!(text.contains("\x1b[?25l"), "{text:?}");
+        assert_eq!(
+            text[shown + 6..].trim(),
+            "first solution found in 17 steps",
             "{text:?}"
         );
         assert!(text.contains("solution  1: 2 4 1 3"));

@@ -272,16 +272,27 @@ fn trace_shows_the_search_and_tree_counts_its_levels() {
     assert!(lines
         .iter()
         .any(|l| l.contains("remove    row 2, column 3")));
-    assert_eq!(lines.last().unwrap().trim(), "17  solution  1: 2 4 1 3");
+    assert_eq!(lines[lines.len() - 2].trim(), "17  solution  1: 2 4 1 3");
+    assert_eq!(
+        lines.last().unwrap().trim(),
+        "first solution found in 17 steps"
+    );
     let all = stdout_of(&["trace", "8", "--all", "--max-steps", "0"]);
-    assert_eq!(all.lines().filter(|l| l.contains("solution")).count(), 92);
+    assert_eq!(
+        all.lines().filter(|l| l.contains("  solution  ")).count(),
+        92
+    );
+    assert_eq!(
+        all.lines().last().unwrap(),
+        "every solution found (92) in 6169 steps"
+    );
     let grid = stdout_of(&["trace", "4", "--format", "grid", "--max-steps", "2"]);
     assert!(grid.contains("| Q |   |   |   |\n-----------------\n|   |   | Q |   |"));
     nqueens()
         .args(["trace", "8", "--max-steps", "5"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("stopped after 5 steps"));
+        .stdout(predicate::str::contains("stopped after 5 steps"));
     let v = json(&["tree", "8", "--json"]);
     assert_eq!(
         v["levels"],
@@ -310,4 +321,53 @@ fn zero_based_placements_with_zero_based_output() {
         &["solve", "8", "--zero-based", "--place", "8:0"],
         "queen 8:0 is off the 8×8 board: rows and columns go from 0 to 7",
     )]);
+}
+
+/// `trace --animate` redraws its frame in place, so a frame taller than the terminal is
+/// refused before the first one, saying the size it needs; one that fits plays to its end
+/// and says how it ended. Run in a pseudo-terminal of a set size by `script` (util-linux).
+#[test]
+fn animate_fits_the_terminal_or_says_what_it_needs() {
+    let in_terminal = |rows: u32, args: &str| {
+        let command = format!(
+            "stty rows {rows} cols 80; exec {} {args}",
+            env!("CARGO_BIN_EXE_nqueens")
+        );
+        let out = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .expect("script (util-linux) runs a command in a pseudo-terminal");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (code, said) = in_terminal(24, "trace 23 --animate");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("needs 26 lines, and this terminal has 24"),
+        "{said}"
+    );
+    assert!(said.contains("N <= 21"), "{said}");
+    let (code, said) = in_terminal(24, "trace 21 --animate --delay 0 --max-steps 3");
+    assert_eq!(code, Some(0), "{said}");
+    let (code, said) = in_terminal(10, "trace 4 --animate --delay 0");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("step     17  solution  1: 2 4 1 3"), "{said}");
+    assert!(said.contains("first solution found in 17 steps"), "{said}");
+    // Up 6 lines before each frame after the first: the board's 4, the blank one, the step's.
+    assert_eq!(said.matches("\x1b[6A").count(), 16, "{said}");
+}
+
+/// A board without a solution lists nothing on stdout and says so on stderr (it printed
+/// nothing at all), as `solve` says it on stdout.
+#[test]
+fn list_of_a_board_without_solutions_says_so() {
+    for n in ["2", "3"] {
+        let out = nqueens().args(["list", n]).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(out.stdout.is_empty());
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(&format!("no solution: the {n}×{n} board has none")));
+    }
 }

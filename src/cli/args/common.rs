@@ -74,7 +74,7 @@ pub fn options() -> Result<Options, Error> {
     Ok(Options::default().with_quadrants(env::quadrant_settings()?))
 }
 
-/// Queens placed before the search, for `count`, `solve` and `list`.
+/// Queens placed before the search, for `count`, `solve`, `list` and `trace`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PlaceArgs {
     /// Place a queen on square ROW:COL before the search (1-based: 1:1 is the top-left

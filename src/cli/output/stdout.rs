@@ -31,6 +31,21 @@ pub fn is_terminal() -> bool {
     std::io::IsTerminal::is_terminal(&std::io::stdout())
 }
 
+/// The rows of the terminal stdout is, where it is one and says (`None` elsewhere).
+pub fn terminal_rows() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+        // SAFETY: TIOCGWINSZ fills a winsize for descriptor 1, which is open (or fails).
+        let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut size) } == 0;
+        (ok && size.ws_row > 0).then_some(usize::from(size.ws_row))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 /// How a stream (`list`, `trace`) ends: a reader that closed the pipe early (`| head`) was
 /// done and is not an error; any other failure to write is, naming stdout.
 pub fn stream_end(r: std::io::Result<()>) -> anyhow::Result<()> {

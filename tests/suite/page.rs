@@ -1,0 +1,301 @@
+//! The search as a web page (`trace --format html`) and a board as one (`solve --format
+//! html`): the page holds every step `trace` prints, opens at the step its address names,
+//! and shows at step k the queens of step k, checked in a real browser (headless Chromium).
+//!
+//! Where no Chromium is installed, the browser checks are skipped with a note, unless
+//! `NQUEENS_REQUIRE_BROWSER` is set (as `.ci/run` sets it), when they fail instead.
+
+use crate::common::{self, assert_refused, nqueens, stdout_of};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The headless browser: `NQUEENS_CHROMIUM`, or `chromium` (Debian's package) or
+/// `chromium-browser` or `google-chrome` on the PATH.
+fn browser() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("NQUEENS_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
+        .find(|p| p.is_file())
+}
+
+/// The browser, or `None` with a note where there is none and none is required.
+fn browser_or_skip(test: &str) -> Option<PathBuf> {
+    let found = browser();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("NQUEENS_REQUIRE_BROWSER").is_none(),
+            "NQUEENS_REQUIRE_BROWSER is set and no Chromium was found: install it (apt-get \
+             install chromium) or name it with NQUEENS_CHROMIUM"
+        );
+        eprintln!("note: {test}: no Chromium on this machine, the browser checks skipped");
+    }
+    found
+}
+
+/// The page `file` as the browser has it once its script ran, opened at `#step=K` where
+/// `step` is given.
+fn rendered(browser: &Path, file: &Path, step: Option<u64>) -> String {
+    let url = match step {
+        Some(k) => format!("file://{}#step={k}", file.display()),
+        None => format!("file://{}", file.display()),
+    };
+    let out = Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{url}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The value of attribute `name` of the element with id `id` in `dom`.
+fn attribute(dom: &str, id: &str, name: &str) -> String {
+    let at = dom.find(&format!("id=\"{id}\"")).expect(id);
+    let tag = &dom[dom[..at].rfind('<').unwrap()..at + dom[at..].find('>').unwrap()];
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key).unwrap_or_else(|| panic!("{name} in {tag}")) + key.len();
+    tag[start..start + tag[start..].find('"').unwrap()].to_string()
+}
+
+/// The text of the element with id `id` in `dom`, tags dropped and spaces collapsed.
+fn text(dom: &str, id: &str) -> String {
+    let at = dom.find(&format!("id=\"{id}\"")).expect(id);
+    let inner = &dom[at + dom[at..].find('>').unwrap() + 1..];
+    let end = inner.find("</p>").unwrap();
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for ch in inner[..end].chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    plain.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What `trace` prints of an `n` board (`extra` options added; `placed`, the queens placed
+/// first, from 1), step by step: each step's line (its words, spaces collapsed) and the
+/// queens on the board after it, counted from 1 (`"1:2 2:4"`).
+fn steps_of(n: u32, extra: &[&str], placed: &[(usize, u64)]) -> Vec<(String, String)> {
+    let base = u64::from(!extra.contains(&"--zero-based"));
+    let mut args = vec![
+        "trace".to_string(),
+        n.to_string(),
+        "--max-steps".into(),
+        "0".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let lines = stdout_of(&args);
+    let json = stdout_of(&[args.as_slice(), &["--format", "json"]].concat());
+    let mut board: Vec<Option<u64>> = vec![None; n as usize];
+    for &(r, c) in placed {
+        board[r - 1] = Some(c);
+    }
+    let mut steps = Vec::new();
+    for (line, event) in lines.lines().zip(json.lines()) {
+        let e: serde_json::Value = serde_json::from_str(event).unwrap();
+        let row = e["row"].as_u64().map(|r| (r + 1 - base) as usize);
+        let col = e["col"].as_u64().map(|c| c + 1 - base);
+        match e["event"].as_str().unwrap() {
+            "place" => board[row.unwrap() - 1] = col,
+            "remove" => board[row.unwrap() - 1] = None,
+            _ => {}
+        }
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let queens: Vec<String> = board
+            .iter()
+            .enumerate()
+            .filter_map(|(r, c)| c.map(|c| format!("{}:{c}", r + 1)))
+            .collect();
+        steps.push((words.join(" "), queens.join(" ")));
+    }
+    steps
+}
+
+/// The steps worth opening the page at: a take-back, a blocked row, a solution, and one
+/// more in between.
+fn telling_steps(steps: &[(String, String)]) -> Vec<u64> {
+    let first = |word: &str| {
+        steps
+            .iter()
+            .position(|(line, _)| line.starts_with(word))
+            .map(|i| i as u64 + 1)
+    };
+    let mut ks: Vec<u64> = [first("remove"), first("blocked"), first("solution")]
+        .into_iter()
+        .flatten()
+        .collect();
+    ks.push(steps.len() as u64 / 2 + 1);
+    ks
+}
+
+/// For N = 4, 6 and 8, the page opened at a take-back, a blocked row, a solution and a
+/// step between shows the queens `trace --format json` has after that step, and the step's
+/// line in the words `trace` prints.
+#[test]
+fn the_page_shows_at_step_k_what_trace_prints_at_step_k() {
+    let Some(chromium) = browser_or_skip("the page") else {
+        return;
+    };
+    let dir = common::tmpdir("page", "steps");
+    let mut checks = Vec::new();
+    for n in [4u32, 6, 8] {
+        let steps = steps_of(n, &["--all"], &[]);
+        let file = dir.join(format!("search-{n}.html"));
+        let out = file.to_str().unwrap();
+        let size = n.to_string();
+        let args = [
+            "trace",
+            &size,
+            "--all",
+            "--max-steps",
+            "0",
+            "--format",
+            "html",
+            "-o",
+            out,
+        ];
+        nqueens().args(args).assert().success();
+        for k in telling_steps(&steps) {
+            checks.push((file.clone(), k, steps[k as usize - 1].clone()));
+        }
+    }
+    std::thread::scope(|s| {
+        let runs: Vec<_> = checks
+            .iter()
+            .map(|(file, k, want)| {
+                let chromium = &chromium;
+                s.spawn(move || {
+                    let dom = rendered(chromium, file, Some(*k));
+                    assert_eq!(attribute(&dom, "board", "data-step"), k.to_string());
+                    assert_eq!(attribute(&dom, "board", "data-queens"), want.1, "step {k}");
+                    assert_eq!(text(&dom, "line"), format!("step {k}: {}", want.0));
+                })
+            })
+            .collect();
+        for r in runs {
+            r.join().unwrap();
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Queens placed before the search are on the board from step 0 and at every step after;
+/// `--zero-based` numbers the page's lines from 0 and leaves `data-queens` from 1.
+#[test]
+fn a_page_from_placed_queens_keeps_them_and_counts_from_zero_when_asked() {
+    let Some(chromium) = browser_or_skip("placed queens") else {
+        return;
+    };
+    let dir = common::tmpdir("page", "placed");
+    let file = dir.join("placed.html");
+    let out = file.to_str().unwrap();
+    let args = [
+        "trace",
+        "6",
+        "--place",
+        "1:3",
+        "--zero-based",
+        "--format",
+        "html",
+        "-o",
+        out,
+    ];
+    // --zero-based reads --place from 0 too: row 1, column 3 is 2:4 counted from 1.
+    nqueens().args(args).assert().success();
+    let start = rendered(&chromium, &file, None);
+    assert_eq!(attribute(&start, "board", "data-queens"), "2:4");
+    let steps = steps_of(6, &["--place", "1:3", "--zero-based"], &[(2, 4)]);
+    let k = steps.len() as u64;
+    let end = rendered(&chromium, &file, Some(k));
+    assert_eq!(
+        attribute(&end, "board", "data-queens"),
+        steps[k as usize - 1].1
+    );
+    assert!(steps[k as usize - 1].1.contains("2:4"));
+    assert_eq!(
+        text(&end, "line"),
+        format!("step {k}: {}", steps[k as usize - 1].0)
+    );
+    assert!(text(&end, "summary").starts_with("first solution found in"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `solve --format html` draws its solution as a page in the same style.
+#[test]
+fn solve_draws_its_board_as_a_page() {
+    let page = stdout_of(&["solve", "8", "--format", "html"]);
+    assert!(page.starts_with("<!doctype html>"));
+    let Some(chromium) = browser_or_skip("solve's page") else {
+        return;
+    };
+    let dir = common::tmpdir("page", "solve");
+    let file = dir.join("solve.html");
+    std::fs::write(&file, page).unwrap();
+    let dom = rendered(&chromium, &file, None);
+    assert_eq!(
+        attribute(&dom, "board", "data-queens"),
+        "1:1 2:5 3:8 4:6 5:3 6:7 7:2 8:4"
+    );
+    assert_eq!(text(&dom, "line"), "solution: 1 5 8 6 3 7 2 4");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The page fetches nothing: no external script, style sheet, font or picture.
+#[test]
+fn the_page_stands_alone() {
+    let page = stdout_of(&["trace", "5", "--format", "html"]);
+    for outside in [
+        "src=",
+        "<link",
+        "@import",
+        "url(http",
+        "@font-face",
+        "fetch(",
+    ] {
+        assert!(!page.contains(outside), "the page holds {outside}");
+    }
+    assert!(page.contains("<script id=\"data\" type=\"application/json\">"));
+}
+
+/// A trace too long for a page is refused before anything is written; -o is for the page;
+/// a board too large to draw is refused.
+#[test]
+fn pages_refuse_what_they_cannot_show() {
+    let dir = common::tmpdir("page", "refusals");
+    let file = dir.join("long.html");
+    let out = file.to_str().unwrap();
+    let long = [
+        "trace",
+        "12",
+        "--all",
+        "--max-steps",
+        "0",
+        "--format",
+        "html",
+        "-o",
+        out,
+    ];
+    assert_refused(nqueens().args(long), "a page replays at most 100000 steps");
+    assert!(!file.exists());
+    assert_refused(
+        nqueens().args(["trace", "8", "-o", out]),
+        "-o writes the page of --format html",
+    );
+    assert_refused(
+        nqueens().args(["trace", "33", "--format", "html"]),
+        "trace draws boards up to N = 32",
+    );
+    assert_refused(
+        nqueens().args(["solve", "33", "--format", "html"]),
+        "--format html draws boards up to N = 32",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
