@@ -16,8 +16,8 @@ pub const DEFAULT_N: u32 = 18;
     after_help = "The workload is `count N` (default N = 18) with the default algorithm and \
     kernel, run --warmup times unmeasured and then --runs times at each thread count. Every \
     run's total (and unique count) is checked against OEIS: a wrong count aborts with exit 3. \
-    The default takes minutes (about 2 on a 2-core machine, where one run of `count 18` on one \
-    thread takes 12 s): --n 16 is a quick look. Ctrl-C (or SIGTERM) stops it and still \
+    The default takes minutes (about 6 on a 2-vCPU AMD EPYC, where one run of `count 18` on \
+    one thread takes 35 s): --n 16 is a quick look. Ctrl-C (or SIGTERM) stops it and still \
     reports the thread counts whose runs finished (exit 130, or 143).\n\n\
     Speedup and efficiency are against one thread (or the first thread count given). The \
     report names the date, the build (version and commit), the vector build and the machine, \
