@@ -1,7 +1,7 @@
 /*
  * The GPU kernel (kernel.cu) compiled for this CPU: the shim below stands for what CUDA
  * provides, and nq_count_cpu runs a launch's grid, every block and thread of it in turn, as
- * the GPU would run them side by side. The tests run it (src/count/backtracking/kernel/gpu/cpu.rs).
+ * the GPU would run them side by side. The tests run it (src/count/gpu/cpu.rs).
  */
 
 #include <stdint.h>
@@ -11,6 +11,7 @@ typedef unsigned long long nq_u64;
 typedef unsigned int nq_u32;
 #define NQ_POPC(x) ((nq_u64)__builtin_popcountll(x))
 #define NQ_POPC32(x) ((nq_u32)__builtin_popcount(x))
+#define NQ_CTZ(x) ((nq_u32)__builtin_ctzll(x))
 #define NQ_NEXT(p) ((*(p))++)
 #define NQ_DEVICE static
 

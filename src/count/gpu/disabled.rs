@@ -31,3 +31,8 @@ pub fn count(_: &[Spec], _: usize, _: Search) -> Option<Result<Vec<Found>>> {
 pub fn count_leaves(_: &LeafWork) -> Result<OnGpu> {
     Err(refusal())
 }
+
+/// Refuses: there is no GPU backend, so no runtime compiler either.
+pub fn compile_for(_: &str) -> Result<Vec<(&'static str, String)>> {
+    Err(refusal())
+}

@@ -61,6 +61,14 @@ pub fn count_leaves(work: &LeafWork) -> Result<OnGpu> {
     backend::count_leaves(work)
 }
 
+/// Every kernel (`kernel.cu`, `leaves.cu`) compiled for the GPU architecture `arch` (`sm_80`,
+/// `sm_90`) by NVRTC, with the options a GPU of that architecture gets: each file's name and
+/// its PTX, for `ptxas` to report on (`examples/kernels_compile.rs`). Needs the runtime
+/// compiler only, no GPU or driver; refused in a build without the `gpu` feature.
+pub fn compile_for(arch: &str) -> Result<Vec<(&'static str, String)>> {
+    backend::compile_for(arch)
+}
+
 /// A GPU's failure, injected by the tests into the counts of their thread.
 #[cfg(test)]
 pub(crate) mod faults {

@@ -2,8 +2,8 @@
  * The GPU kernel of nqueens: counts the completions of many partial boards, one per thread.
  *
  * One source for two compilers: NVRTC compiles it for the GPU found at run time (the `gpu`
- * feature, src/count/backtracking/kernel/gpu/device.rs), and the C compiler compiles it for this CPU
- * (src/count/backtracking/kernel/gpu/cpu.c, through build.rs), so that the tests run the kernel's logic on every
+ * feature, src/count/gpu/enabled/device.rs), and the C compiler compiles it for this CPU
+ * (src/count/gpu/cpu.c, through build.rs), so that the tests run the kernel's logic on every
  * commit, on machines without a GPU.
  *
  * A board (`nq_board`) is a task's search as the CPU kernels see it (board/spec.rs): `k` free
@@ -12,7 +12,7 @@
  * one subtree of a board: the queens of its first `level` free rows placed (by the host), the
  * columns and diagonals they take as seen from free row `level`, and that row's free squares
  * (`avail`, already counted as nodes by the host). The thread searches the subtree as
- * count/backtracking/kernel/fast.rs does: an explicit stack, the last free row counted with
+ * src/count/backtracking/kernel/fast.rs does: depth first, the last free row counted with
  * one popcount, and every square a queen may take on a row counted as a node, so that its
  * solutions and nodes are exactly the CPU kernels'.
  */
@@ -22,13 +22,16 @@ typedef unsigned long long nq_u64;
 typedef unsigned int nq_u32;
 #define NQ_POPC(x) ((nq_u64)__popcll(x))
 #define NQ_POPC32(x) ((nq_u32)__popc(x))
+#define NQ_CTZ(x) ((nq_u32)(__ffsll((long long)(x)) - 1))
 #define NQ_NEXT(p) atomicAdd((p), 1u)
 #define NQ_DEVICE __device__ static
 #endif
 
 #define NQ_MAX_ROWS 64
 
-/* A task's board: 592 bytes, 8-aligned (src/count/backtracking/kernel/gpu/mod.rs mirrors it). */
+typedef unsigned __int128 nq_u128;
+
+/* A task's board: 592 bytes, 8-aligned (LaunchBoard in src/count/gpu/launch.rs mirrors it). */
 struct nq_board {
     nq_u64 full;
     nq_u64 forbid[NQ_MAX_ROWS];
@@ -47,50 +50,73 @@ struct nq_start {
     nq_u32 level;
 };
 
+/* The squares of row `x` (counted from the start's row) that the diagonals `d1`, `d2` hold:
+ * in these, a queen on (x, c) is bit c - x + 63 of `d1` and bit c + x of `d2`, the same bit
+ * on every row, so that a queen taken back is one bit cleared. */
+NQ_DEVICE nq_u64 nq_diagonals(nq_u128 d1, nq_u128 d2, nq_u32 x)
+{
+    return (nq_u64)(d1 >> (63 - x)) | (nq_u64)(d2 >> x);
+}
+
 /* Counts the subtree `s` of board `b` (its level below the board's last free row): its
- * solutions and the nodes below its first row. */
+ * solutions and the nodes below its first row.
+ *
+ * The search keeps its columns and diagonals in registers, and on its stack only the column
+ * of the queen of each level (one byte a level): the diagonals are kept by the queen's
+ * square, not shifted row by row, so taking a queen back clears its three bits, and a level
+ * returned to recomputes its free squares and drops those already tried (every column up to
+ * its queen's). The stack frame is 64 bytes where four words a level took 2,048. */
 NQ_DEVICE void nq_search(const struct nq_board *b, const struct nq_start *s,
                          nq_u64 *solutions_out, nq_u64 *nodes_out)
 {
-    nq_u64 cols[NQ_MAX_ROWS];
-    nq_u64 d1[NQ_MAX_ROWS];
-    nq_u64 d2[NQ_MAX_ROWS];
-    nq_u64 avail[NQ_MAX_ROWS];
+    unsigned char queen[NQ_MAX_ROWS];
     nq_u32 top = s->level;
     nq_u32 last = b->last;
+    nq_u64 full = b->full;
     nq_u32 i = top;
+    nq_u32 x = 0;
+    nq_u64 cols = s->cols;
+    nq_u128 d1 = (nq_u128)s->d1 << 63;
+    nq_u128 d2 = (nq_u128)s->d2;
+    nq_u64 avail = s->avail;
     nq_u64 solutions = 0;
     nq_u64 nodes = 0;
-    cols[i] = s->cols;
-    d1[i] = s->d1;
-    d2[i] = s->d2;
-    avail[i] = s->avail;
     for (;;) {
-        nq_u64 a = avail[i];
-        if (a == 0) {
+        if (avail == 0) {
             if (i == top) {
                 break;
             }
             i -= 1;
+            x -= b->gap[i];
+            nq_u32 c = queen[i];
+            nq_u64 bit = (nq_u64)1 << c;
+            cols ^= bit;
+            d1 ^= (nq_u128)1 << (c + 63 - x);
+            d2 ^= (nq_u128)1 << (c + x);
+            nq_u64 free = full & ~(cols | nq_diagonals(d1, d2, x) | b->forbid[i]);
+            avail = free & ~(bit | (bit - 1));
             continue;
         }
-        nq_u64 bit = a & (0 - a);
-        avail[i] = a ^ bit;
-        nq_u32 g = b->gap[i];
-        nq_u64 nc = cols[i] | bit;
-        nq_u64 n1 = (d1[i] | bit) << g;
-        nq_u64 n2 = (d2[i] | bit) >> g;
-        nq_u64 free = b->full & ~(nc | n1 | n2 | b->forbid[i + 1]);
+        nq_u64 bit = avail & (0 - avail);
+        avail ^= bit;
+        nq_u32 c = NQ_CTZ(bit);
+        nq_u32 below = x + b->gap[i];
+        nq_u64 nc = cols | bit;
+        nq_u128 n1 = d1 | (nq_u128)1 << (c + 63 - x);
+        nq_u128 n2 = d2 | (nq_u128)1 << (c + x);
+        nq_u64 free = full & ~(nc | nq_diagonals(n1, n2, below) | b->forbid[i + 1]);
         nq_u64 pop = NQ_POPC(free);
         nodes += pop;
         if (i + 1 == last) {
             solutions += pop;
         } else if (free != 0) {
+            queen[i] = (unsigned char)c;
             i += 1;
-            cols[i] = nc;
-            d1[i] = n1;
-            d2[i] = n2;
-            avail[i] = free;
+            x = below;
+            cols = nc;
+            d1 = n1;
+            d2 = n2;
+            avail = free;
         }
     }
     *solutions_out = solutions;

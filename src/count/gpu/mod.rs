@@ -25,7 +25,7 @@ mod disabled;
 #[cfg(feature = "gpu")]
 mod enabled;
 
-pub use self::door::{available, count_batch, count_leaves, count_with, HOST_ROWS};
+pub use self::door::{available, compile_for, count_batch, count_leaves, count_with, HOST_ROWS};
 pub use self::launch::{Launch, LaunchBoard, Search, Start, MAX_ROWS, THREADS};
 pub use self::leaves::OnGpu;
 

@@ -66,11 +66,52 @@ const MOST_BLOCKS32: u32 = 2048;
 /// NVRTC's options for a kernel of this GPU's architecture `arch`.
 fn compile_options(arch: &str) -> cudarc::nvrtc::CompileOptions {
     cudarc::nvrtc::CompileOptions {
+        // `--device-int128`: the backtracking search keeps its diagonals in 128-bit integers
+        // (NVRTC 11.5 and later).
         options: vec![
             format!("--gpu-architecture={arch}"),
             "-default-device".into(),
+            "--device-int128".into(),
         ],
         ..Default::default()
+    }
+}
+
+/// The kernels the device path compiles: each file's name and source.
+const KERNELS: [(&str, &str); 2] = [
+    ("kernel.cu", SOURCE),
+    ("leaves.cu", include_str!("../leaves.cu")),
+];
+
+/// Every kernel compiled by NVRTC for the architecture `arch` (`sm_90`) with the options a GPU
+/// of it gets: each file's name and its PTX. Needs `libnvrtc` only, no GPU or driver.
+pub fn compile_for(arch: &str) -> Result<Vec<(&'static str, String)>> {
+    if !loadable("nvrtc") {
+        return Err(Error::Usage(
+            "the CUDA runtime compiler (libnvrtc) could not be loaded: install it (pip install \
+             nvidia-cuda-nvrtc-cu12, or the CUDA toolkit) and add its lib folder to \
+             LD_LIBRARY_PATH"
+                .into(),
+        ));
+    }
+    KERNELS
+        .iter()
+        .map(|&(file, source)| {
+            let ptx = cudarc::nvrtc::compile_ptx_with_opts(source, compile_options(arch)).map_err(
+                |e| Error::Device(format!("{file} does not compile for {arch}: {}", log(e))),
+            )?;
+            Ok((file, ptx.to_src()))
+        })
+        .collect()
+}
+
+/// What NVRTC said of a failed compile: its log, as the compiler wrote it.
+fn log(e: cudarc::nvrtc::CompileError) -> String {
+    match e {
+        cudarc::nvrtc::CompileError::CompileError { log, .. } => {
+            format!("\n{}", log.to_string_lossy())
+        }
+        other => format!("{other:?}"),
     }
 }
 

@@ -28,3 +28,8 @@ pub fn count(specs: &[Spec], depth: usize, search: Search) -> Option<Result<Vec<
 pub fn count_leaves(work: &LeafWork) -> Result<OnGpu> {
     leaves::count_on_gpu(work)
 }
+
+/// Every kernel's PTX for the architecture `arch`, compiled as the device path compiles it.
+pub fn compile_for(arch: &str) -> Result<Vec<(&'static str, String)>> {
+    device::compile_for(arch)
+}
