@@ -104,14 +104,14 @@ fn a_replanned_count_stays_within_its_memory_limit() {
 fn status_needs_the_plan_not_its_tables() {
     let dir = tmpdir("status-identity");
     let out = bin()
-        .args(["count", "20", "--shard", "0/64", "-t", "1"])
+        .args(["count", "20", "--shard", "0/1024", "-t", "1"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let shard = dir.join("s0.json");
     std::fs::write(&shard, &out.stdout).unwrap();
     let (code, peak) = exit_and_peak_kib(&["status", shard.to_str().unwrap()]);
-    assert_eq!(code, 1, "one shard of 64: not yet");
+    assert_eq!(code, 1, "one shard of 1,024: not yet");
     assert!(peak < 48 * 1024, "peak {peak} KiB");
     std::fs::remove_dir_all(&dir).unwrap();
 }
