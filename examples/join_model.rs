@@ -15,8 +15,10 @@
 //! pairs and T exactly, by brute force over the groups (in parallel). Row sets are balanced
 //! (the east side takes h / 2 of the north rows) and drawn by a seed.
 //!
-//!   cargo run --release --example join_model -- check           # recounts N = 8, 10, 12
-//!   cargo run --release --example join_model -- N SEED [SEED ...]
+//!   cargo run --profile quick --example join_model -- check          # recounts N = 8, 10, 12
+//!   cargo run --profile quick --example join_model -- N SEED [SEED ...]
+//!   cargo run --profile quick --features probe --example join_model -- task N ID [EVERY]
+//!                                      # the row sets of task ID of the counter's plan
 //!
 //! Prints, per row set: the half-boards of each side, the west groups and their mean size,
 //! the disjoint pairs, and T (with T for east half-boards grouped by their north-east quarter);
@@ -200,6 +202,79 @@ fn refuse(why: &str) -> ! {
     std::process::exit(2);
 }
 
+/// The row sets of task `task` of the counter's plan of `n`, every `every`-th of them.
+#[cfg(feature = "probe")]
+fn task_rows(n: u32, task: u64, every: usize) -> Vec<Vec<u32>> {
+    use nqueens::internals::quadrants::Settings;
+    use nqueens::internals::Quadrants;
+    let q = Quadrants::unfilled(n, &Settings::default())
+        .unwrap_or_else(|e| refuse(&format!("N = {n}: {e}")));
+    let masks = q.task_east_rows(task);
+    if masks.is_empty() {
+        refuse(&format!(
+            "task {task} of N = {n} holds no row sets of an even board"
+        ));
+    }
+    println!(
+        "N = {n}, task {task}: {} row sets, one in every {every} modelled",
+        masks.len()
+    );
+    masks
+        .iter()
+        .step_by(every.max(1))
+        .map(|m| (0..n).filter(|r| m >> r & 1 == 1).collect())
+        .collect()
+}
+
+/// Without the `probe` feature the library does not say which row sets a task holds.
+#[cfg(not(feature = "probe"))]
+fn task_rows(_: u32, _: u64, _: usize) -> Vec<Vec<u32>> {
+    refuse("`task` reads the counter's plan: run with --features probe")
+}
+
+/// The row sets the command line asks for, each with its label: drawn by seeds, or a task's.
+fn asked(args: &[String]) -> (u32, Vec<(String, Vec<u32>)>) {
+    let usage = "usage: join_model check | join_model N SEED [SEED ...] | join_model task N ID \
+                 [EVERY]  (N an even number from 8 to 24; each SEED a whole number that draws \
+                 a row set; ID a task of the counter's plan, EVERY the step between the row \
+                 sets of it modelled, 1 by default)";
+    let task = args.first().is_some_and(|a| a == "task");
+    let rest = if task { &args[1..] } else { args };
+    let (n, more) = match rest.split_first() {
+        Some((n, more)) if !more.is_empty() => (n, more),
+        _ => refuse(usage),
+    };
+    let n: u32 = match n.parse::<u32>() {
+        Ok(n) if n.is_multiple_of(2) && (8..=24).contains(&n) => n,
+        _ => refuse(&format!(
+            "N = {n}: not an even number from 8 to 24\n{usage}"
+        )),
+    };
+    let number = |s: &String| -> u64 {
+        s.parse()
+            .unwrap_or_else(|_| refuse(&format!("{s}: not a whole number\n{usage}")))
+    };
+    if task {
+        let id = number(&more[0]);
+        let every = more.get(1).map_or(1, number) as usize;
+        let sets = task_rows(n, id, every);
+        return (
+            n,
+            sets.into_iter()
+                .map(|r| ("task row set".into(), r))
+                .collect(),
+        );
+    }
+    let sets = more
+        .iter()
+        .map(|s| {
+            let seed = number(s);
+            (format!("seed {seed}"), balanced(n, seed))
+        })
+        .collect();
+    (n, sets)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args == ["check"] {
@@ -210,37 +285,18 @@ fn main() {
         }
         return;
     }
-    let usage = "usage: join_model check | join_model N SEED [SEED ...]  (N an even number from \
-                 8 to 24, each SEED a whole number that draws a row set)";
-    let (n, seeds) = match args.split_first() {
-        Some((n, seeds)) if !seeds.is_empty() => (n, seeds),
-        _ => refuse(usage),
-    };
-    let n: u32 = match n.parse() {
-        Ok(n) if n % 2 == 0 && (8..=24).contains(&n) => n,
-        _ => refuse(&format!(
-            "N = {n}: not an even number from 8 to 24\n{usage}"
-        )),
-    };
-    let seeds: Vec<u64> = seeds
-        .iter()
-        .map(|s| {
-            s.parse()
-                .unwrap_or_else(|_| refuse(&format!("SEED {s}: not a whole number\n{usage}")))
-        })
-        .collect();
-    // Over every row set drawn, weighted by its pairs: the cost per solution of the whole.
+    let (n, sets) = asked(&args);
+    // Over every row set modelled, weighted by its pairs: the cost per solution of the whole.
     let (mut pairs, mut by_nw, mut by_ne, mut best) = (0u64, 0u64, 0u64, 0u64);
-    for &seed in &seeds {
-        let rows = balanced(n, seed);
-        let f = row_set(n, &rows);
+    for (label, rows) in &sets {
+        let f = row_set(n, rows);
         pairs += f.pairs;
         by_nw += f.tests_west_by_nw;
         by_ne += f.tests_east_by_ne;
         best += f.tests_west_by_nw.min(f.tests_east_by_ne);
         let per = |t: u64| t as f64 / f.pairs.max(1) as f64;
         println!(
-            "N = {n}, seed {seed}, east rows {rows:?}: east {}, west {} in {} groups (mean {:.1}), \
+            "N = {n}, {label}, east rows {rows:?}: east {}, west {} in {} groups (mean {:.1}), \
              disjoint pairs {}; stage-2 tests per pair: west by NW {:.0}, east by NE {:.0}",
             f.east,
             f.west,
@@ -255,7 +311,7 @@ fn main() {
     println!(
         "N = {n}, {} row sets: disjoint pairs {pairs}; stage-2 tests per pair: west by NW {:.0}, \
          east by NE {:.0}, the better of the two in each row set {:.0}",
-        seeds.len(),
+        sets.len(),
         over(by_nw),
         over(by_ne),
         over(best)

@@ -346,6 +346,24 @@ impl Quadrants {
         !self.slices && crate::count::spread::spare_workers()
     }
 
+    /// The row sets that task `task` counts, each as the rows whose queen is east (bit r for
+    /// row r), for models of the method's join (`examples/join_model.rs`). Empty for the
+    /// rotational task and for an odd board's tasks, whose row sets sit beside a middle cross
+    /// (a model of the even board's halves does not apply to them).
+    #[cfg(feature = "probe")]
+    pub fn task_east_rows(&self, task: u64) -> Vec<u32> {
+        match self.layout.task(task) {
+            QTask::Rows {
+                middle, start, len, ..
+            } if self.layout.geometry.n.is_multiple_of(2) => self
+                .layout
+                .rowsets(middle, start, len)
+                .map(|r| r.east)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Pieces of the tests' choosing.
     #[cfg(test)]
     pub(super) fn set_pieces(&mut self, pieces: Pieces) {
