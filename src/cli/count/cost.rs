@@ -89,7 +89,7 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
     let cost = format!(
         "{what} is about {} of work ({a} × about {ns} core-ns per solution with algorithm \
          {algorithm}, a rough scale{measure}): about {} on {} thread{}",
-        core_time(core),
+        rough_core_time(core),
         duration(wall),
         threads,
         if threads == 1 { "" } else { "s" }
@@ -154,8 +154,8 @@ pub fn rough_wall_seconds(n: u32, algorithm: Algorithm, threads: usize) -> f64 {
 /// The most cores a count in shards is advised for: a large cluster's worth.
 const MANY_CORES: f64 = 1e6;
 
-/// Core-seconds of work as a reader plans them.
-fn core_time(s: f64) -> String {
+/// Core-seconds of work, rounded as a reader plans them (`estimate` says them precisely).
+fn rough_core_time(s: f64) -> String {
     match s {
         s if s < 90.0 => "1 core-minute".to_string(),
         s if s < 7200.0 => format!("{:.0} core-minutes", s / 60.0),
@@ -173,10 +173,10 @@ mod tests {
     /// One of a unit is said in the singular, never "1 core-years".
     #[test]
     fn one_of_a_unit_is_singular() {
-        assert_eq!(core_time(61.0), "1 core-minute");
-        assert_eq!(core_time(600.0), "10 core-minutes");
-        assert_eq!(core_time(1.2 * YEAR), "1 core-year");
-        assert_eq!(core_time(2.0 * YEAR), "2 core-years");
+        assert_eq!(rough_core_time(61.0), "1 core-minute");
+        assert_eq!(rough_core_time(600.0), "10 core-minutes");
+        assert_eq!(rough_core_time(1.2 * YEAR), "1 core-year");
+        assert_eq!(rough_core_time(2.0 * YEAR), "2 core-years");
         assert_eq!(duration(1.2 * YEAR), "1 year");
         assert_eq!(duration(3.0 * YEAR), "3 years");
     }
