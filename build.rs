@@ -1,25 +1,10 @@
-//! Compiles the GPU kernels' sources for this CPU, so that the tests run their logic on every
-//! machine: the backtracking kernel (src/count/gpu/kernel.cu, run by gpu/cpu.rs) and the
-//! quadrant method's leaves prototype (src/count/gpu/leaves.cu, run by gpu/leaves.rs). The GPU
-//! backend compiles the same sources for the GPU at run time.
-//!
-//! It also names the commit the binary is built from (`NQUEENS_COMMIT`, for `--version` and a
+//! Names the commit the binary is built from (`NQUEENS_COMMIT`, for `--version` and a
 //! benchmark's report), or `unknown` outside a git checkout.
 
 use std::path::Path;
 use std::process::Command;
 
 fn main() {
-    println!("cargo:rerun-if-changed=src/count/gpu/kernel.cu");
-    println!("cargo:rerun-if-changed=src/count/gpu/cpu.c");
-    println!("cargo:rerun-if-changed=src/count/gpu/leaves.cu");
-    println!("cargo:rerun-if-changed=src/count/gpu/leaves_cpu.c");
-    cc::Build::new()
-        .file("src/count/gpu/cpu.c")
-        .file("src/count/gpu/leaves_cpu.c")
-        .opt_level(2)
-        .warnings(true)
-        .compile("nqueens_gpu_cpu");
     println!("cargo:rustc-env=NQUEENS_COMMIT={}", commit());
 }
 

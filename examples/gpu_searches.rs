@@ -8,10 +8,10 @@
 //!
 //! Prints `N search host_rows seconds total`.
 
-use nqueens::internals::gpu::{self, Search};
-use nqueens::internals::{rotational, Plan, TaskKind};
 use nqueens::oeis::Sequence;
 use nqueens::Algorithm;
+use nqueens_count::backtracking::{plan::Plan, rotational, task::TaskKind};
+use nqueens_count::gpu::{self, GpuSearch};
 use std::time::Instant;
 
 fn main() {
@@ -26,7 +26,7 @@ fn main() {
     let host_rows: usize = std::env::var("HOST_ROWS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(nqueens::internals::gpu::HOST_ROWS);
+        .unwrap_or(nqueens_count::gpu::HOST_ROWS);
     println!("# {name}; {runs} run(s) each, in turn");
     for n in std::env::args()
         .skip(1)
@@ -45,7 +45,7 @@ fn main() {
         }
         let known = Sequence::A000170.known(n);
         for _ in 0..runs {
-            for search in [Search::Local, Search::Shared] {
+            for search in [GpuSearch::Local, GpuSearch::Shared] {
                 let start = Instant::now();
                 let found = gpu::count_with(&specs, host_rows, search).unwrap_or_else(|e| {
                     eprintln!("error: {e}");

@@ -205,8 +205,8 @@ fn refuse(why: &str) -> ! {
 /// The row sets of task `task` of the counter's plan of `n`, every `every`-th of them.
 #[cfg(feature = "probe")]
 fn task_rows(n: u32, task: u64, every: usize) -> Vec<Vec<u32>> {
-    use nqueens::internals::quadrants::Settings;
-    use nqueens::internals::Quadrants;
+    use nqueens_count::quadrants::Quadrants;
+    use nqueens_count::quadrants::Settings;
     let q = Quadrants::unfilled(n, &Settings::default())
         .unwrap_or_else(|e| refuse(&format!("N = {n}: {e}")));
     let masks = q.task_east_rows(task);

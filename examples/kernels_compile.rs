@@ -64,7 +64,7 @@ fn main() {
         "arch   file       function               registers  stack  spill stores  spill loads"
     );
     for arch in &archs {
-        let compiled = match nqueens::internals::gpu::compile_for(arch) {
+        let compiled = match nqueens_count::gpu::compile_for(arch) {
             Ok(c) => c,
             Err(e) => {
                 // A compile error is the compiler's log, not a GPU's failure.

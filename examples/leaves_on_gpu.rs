@@ -1,10 +1,11 @@
 //! The quadrant method's leaves matched by the GPU room's leaves kernel (docs/guide/gpu.md):
 //! one task of N's plan counted on one thread with the probe on, the largest sieve it met (a
 //! real row set's east half-boards and the west ones matched against them) laid out as the
-//! GPU would take it, and matched there; or, where no GPU can count (a build without the `gpu`
-//! feature, or no GPU), by the leaves kernel compiled for this CPU (slow: for checks at small
-//! N). It also prints the pattern tests per solution and the leaves per query of the whole
-//! task: what the performance log's counts of the join come from.
+//! GPU would take it, and matched there. Where no GPU can count (a build without the `gpu`
+//! feature, or no GPU) it says why and stops after the CPU's figures (the kernel's logic is
+//! checked without a GPU by the tests, on its CPU build). It also prints the pattern tests per
+//! solution and the leaves per query of the whole task: what the performance log's counts of
+//! the join come from.
 //!
 //!   cargo run --release --features probe --example leaves_on_gpu -- N TASK
 //!   cargo run --release --features probe,gpu --example leaves_on_gpu -- 22 100
@@ -13,11 +14,13 @@
 //! seconds on this core, and the kernel's count (which must be the CPU's: exit 3 if not) and
 //! its seconds, each as pattern tests per second.
 
-use nqueens::internals::gpu;
-use nqueens::internals::quadrants::leaves::LeafWork;
-use nqueens::internals::quadrants::probe::{self, ProbeTotals, Probed};
-use nqueens::internals::quadrants::Settings;
-use nqueens::internals::{engine, Counter, Quadrants, Tally};
+use nqueens_count::engine::{self, Counter};
+use nqueens_count::gpu;
+use nqueens_count::quadrants::leaves::LeafWork;
+use nqueens_count::quadrants::probe::{self, Probe, ProbeTotals, Probed};
+use nqueens_count::quadrants::Quadrants;
+use nqueens_count::quadrants::Settings;
+use nqueens_count::tally::Tally;
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -37,14 +40,27 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let (tally, seconds, (largest, all)) = probed_count(&q, task as u32);
+    let (
+        tally,
+        seconds,
+        Probe {
+            largest,
+            totals: all,
+        },
+    ) = probed_count(&q, task as u32);
     report_task(n, task, &tally, seconds, &all);
     let Some(t) = largest else {
         println!("no sieve of an even board's east half-boards in this task");
         return;
     };
     report_sieve(&t);
-    let (found, what) = on_device(&t.work);
+    let (found, what) = match on_device(&t.work) {
+        Ok(done) => done,
+        Err(why) => {
+            eprintln!("no GPU: {why}");
+            std::process::exit(1);
+        }
+    };
     if found != t.found {
         eprintln!(
             "the leaves kernel ({what}) found {found} pairs, the CPU {}",
@@ -57,7 +73,7 @@ fn main() {
 
 /// Task `task` counted once as a count counts it (its time: the task's), then again with the
 /// probe on, on a pool of one thread so that every sieve of the task is counted on this one.
-fn probed_count(q: &Quadrants, task: u32) -> (Tally, f64, (Option<Probed>, ProbeTotals)) {
+fn probed_count(q: &Quadrants, task: u32) -> (Tally, f64, Probe) {
     let pool = engine::pool(1).expect("a pool");
     pool.install(|| {
         let start = std::time::Instant::now();
@@ -121,34 +137,19 @@ fn report_sieve(t: &Probed) {
     );
 }
 
-/// The pairs of `w` matched on the GPU, or, where none can count, by the leaves kernel
-/// compiled for this CPU; and a line on how long it took.
-fn on_device(w: &LeafWork) -> (u64, String) {
+/// The pairs of `w` matched on the GPU, and a line on how long it took; or why no GPU can
+/// count here (the kernel's logic is checked without one by the tests, on its CPU build).
+fn on_device(w: &LeafWork) -> Result<(u64, String), nqueens::Error> {
     let tests = w.pattern_tests() as f64;
-    match gpu::count_leaves(w) {
-        Ok(g) => {
-            let line = format!(
-                "GPU {}: kernel {:.4} s, {:.3e} pattern tests per second; copies {:.4} s there, \
-                 {:.4} s back",
-                g.device,
-                g.kernel,
-                tests / g.kernel,
-                g.to_gpu,
-                g.back
-            );
-            (g.found, line)
-        }
-        Err(why) => {
-            eprintln!("no GPU: {why}");
-            let start = std::time::Instant::now();
-            let found = gpu::leaves::count_cpu(w);
-            let secs = start.elapsed().as_secs_f64();
-            let line = format!(
-                "the leaves kernel compiled for this CPU: {secs:.4} s, {:.3e} pattern tests per \
-                 second",
-                tests / secs
-            );
-            (found, line)
-        }
-    }
+    let g = gpu::count_leaves(w)?;
+    let line = format!(
+        "GPU {}: kernel {:.4} s, {:.3e} pattern tests per second; copies {:.4} s there, \
+         {:.4} s back",
+        g.device,
+        g.kernel,
+        tests / g.kernel,
+        g.to_gpu,
+        g.back
+    );
+    Ok((g.found, line))
 }

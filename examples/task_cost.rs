@@ -9,8 +9,9 @@
 //! parts (`NQUEENS_QUARTER_PARTS`), where combination C is tasks C*P .. C*P + P - 1.
 //! Prints `ID SOLUTIONS CPU_SECONDS` for each task.
 
-use nqueens::internals::quadrants::Settings;
-use nqueens::internals::{Counter, Quadrants};
+use nqueens_count::engine::Counter;
+use nqueens_count::quadrants::Quadrants;
+use nqueens_count::quadrants::Settings;
 
 /// This thread's CPU time, in seconds.
 fn thread_seconds() -> f64 {
@@ -34,9 +35,9 @@ fn main() {
     };
     // As the command line does: freed memory kept between row sets, and from N = 26 the
     // threads' free heap pieces too.
-    nqueens::internals::quadrants::keep_freed_memory();
-    if *n >= u64::from(nqueens::internals::quadrants::HEAP_PIECES_FROM) {
-        nqueens::internals::quadrants::keep_heap_pieces();
+    nqueens_count::quadrants::keep_freed_memory();
+    if *n >= u64::from(nqueens_count::quadrants::HEAP_PIECES_FROM) {
+        nqueens_count::quadrants::keep_heap_pieces();
     }
     let mut settings = Settings::default();
     settings.parts = (*parts > 0).then_some(*parts as u32);

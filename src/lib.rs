@@ -25,15 +25,20 @@
 //! solution is a permutation `cols[row]`.
 //!
 //! ## Layout
-//! - [`board`]: masks and squares, the symmetry group, text formats (render, parse), validity.
-//! - counting (re-exported here): options, plans, tasks and tallies, the one engine, the
-//!   kernels, the OEIS cross-check; its building blocks are in [`internals`].
-//! - [`longrun`]: checkpoints, shards and their merge, on the same engine.
-//! - [`solve`]: first solution, enumeration, construction, completion, trace and tree.
+//! This crate is the front door of a workspace of layers, each a crate that depends only on
+//! the ones below it (so a layer that reaches upward does not compile):
+//! - [`board`] (`nqueens-board`): masks and squares, the symmetry group, text formats (render,
+//!   parse), validity, and the [`Error`] type every layer shares.
+//! - [`solve`] (`nqueens-solve`, on `board`): first solution, enumeration, construction,
+//!   completion, trace and tree.
+//! - counting (`nqueens-count`, on `board`; its API is re-exported here): options, plans,
+//!   tasks and tallies, the one engine, the kernels, the OEIS cross-check.
+//! - [`longrun`] (`nqueens-longrun`, on `count`): checkpoints, shards and their merge, audits
+//!   and estimates, on the same engine.
 //!
 //! The `cli` feature (on by default) builds the `nqueens` command; without it
 //! (`default-features = false`) the library needs only rayon, serde, serde_json, sha2,
-//! thiserror, num_cpus and, on Unix, libc.
+//! blake3, thiserror, num_cpus and, on Unix, libc.
 
 /// The README's Rust example, compiled and run as a doctest.
 #[cfg(doctest)]
@@ -45,48 +50,17 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/guide/reference.md")]
 pub struct ReferenceDoctests;
 
-pub mod board;
-mod count;
-mod error;
-mod fnv;
-mod limits;
-pub mod longrun;
-mod names;
-pub mod solve;
+pub use nqueens_board as board;
+pub use nqueens_longrun as longrun;
+pub use nqueens_solve as solve;
 
-pub use board::check::{is_solution, problems, Board, Problem};
-pub use board::format::{render, Format};
-pub use board::parse::parse;
-pub use count::algorithm::Algorithm;
-pub use count::backtracking::kernel::Kernel;
-pub use count::memory;
-pub use count::oeis;
-pub use count::progress::Progress;
-pub use count::{count, count_unchecked, Options, Totals};
-pub use error::{Error, OsError, Result};
-pub use solve::complete::{complete, Completion};
-pub use solve::construct::construct;
-pub use solve::enumerate::{first_solution, unique, Solutions};
-
-/// The building blocks below the API, for the command line, benchmarks and tests: plans,
-/// tasks, tallies, the engine and its task counters, the kernels. They may change between
-/// versions; [`count`](fn@count) and [`longrun::run`] are the stable ways in.
-pub mod internals {
-    pub use crate::board::spec::Spec;
-    pub use crate::count::arch::{self, Build};
-    pub use crate::count::backtracking::backtrack::{self, Backtrack};
-    pub use crate::count::backtracking::constellations;
-    pub use crate::count::backtracking::kernel::{self, Found};
-    pub use crate::count::backtracking::plan::{self, Plan, MAX_SPLIT_DEPTH};
-    pub use crate::count::backtracking::rotational;
-    pub use crate::count::backtracking::task::{self, Task, TaskKind};
-    pub use crate::count::engine::{self, Counter, Observer};
-    pub use crate::count::gpu;
-    pub use crate::count::plan_id::PlanId;
-    pub use crate::count::progress;
-    pub use crate::count::quadrants::{self, Quadrants};
-    pub use crate::count::tally::{self, Classes, Tally};
-    pub use crate::count::{Job, Options, Totals};
-    pub use crate::limits::{LIFETIME_SECONDS, MAX_THREADS};
-    pub use crate::Kernel;
-}
+pub use nqueens_board::check::{is_solution, problems, Board, Problem};
+pub use nqueens_board::format::{render, Format};
+pub use nqueens_board::parse::parse;
+pub use nqueens_board::{Error, OsError, Result};
+pub use nqueens_count::progress::Progress;
+pub use nqueens_count::{count, count_unchecked, memory, oeis};
+pub use nqueens_count::{Algorithm, Backend, Kernel, Options, Totals};
+pub use nqueens_solve::complete::{complete, Completion};
+pub use nqueens_solve::construct::construct;
+pub use nqueens_solve::enumerate::{first_solution, unique, Solutions};

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Why a solution costs more CPU at 16 threads than at 1 (docs/PERFORMANCE.md row 31: 1.34-1.49x
-# at N = 20 on the 16-core device machine): the same work alone and with every core busy, for
+# Why a solution costs more CPU at 16 threads than at 1 (1.34-1.49x at N = 20 on the 16-core
+# device machine, as the performance log records): the same work alone and with every core busy, for
 # three kinds of work, in one run on a many-core machine.
 #
 #   scripts/measure/many-cores-why.sh [OUTDIR]    (uses target/release/nqueens; BIN=path overrides)

@@ -2,8 +2,7 @@
 # Chosen tasks of the quadrant method's plan counted by this build and by another at the same
 # time, each on one vCPU of its own (`taskset`), with `examples/task_cost`: the thread CPU
 # seconds of each task, their sums and the ratio. For plans whose tasks count differently in
-# the two builds (PERFORMANCE row 36: the transposes move counts between an even board's
-# tasks), the same task ids drawn at random are the fair sample: the ratio of the sums is the
+# the two builds (the transposes, for one, move counts between an even board's tasks), the same task ids drawn at random are the fair sample: the ratio of the sums is the
 # ratio of the plans' costs, whatever each task's own solutions.
 #
 #   BASELINE_TASK_COST=/path/to/other/task_cost scripts/measure/task-cost-vs.sh N PARTS ID...

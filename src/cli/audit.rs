@@ -2,13 +2,13 @@
 
 use super::args::common::{named, options};
 use super::args::parse::{bounded, parse_seed, parse_threads, seed_or_clock};
-use super::output::{self, json_line, Format};
+use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::audit::{
-    slices_of_plan, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded, Recount, Report,
-    Sample, SliceCheck,
+    slices_of_plan, AuditReport, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded,
+    Recount, Sample, SliceCheck,
 };
 use nqueens::longrun::distributed::status::{files, listed};
-use nqueens::{Error, Kernel};
+use nqueens::{Backend, Error};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -71,8 +71,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Recount backtracking files with this kernel instead of another than the file's.
-    #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES))]
-    pub kernel: Option<Kernel>,
+    #[arg(long, short = 'k', value_parser = named::<Backend>(Backend::NAMES))]
+    pub kernel: Option<Backend>,
     /// Recount the quadrant method's tasks with the method in the build the file records, and
     /// draw no slices (faster; catches forged files and bad hardware, not a mistake of the
     /// method).
@@ -110,8 +110,8 @@ fn parse_tasks(s: &str) -> Result<usize, String> {
 
 fn parse_plan(s: &str) -> Result<u32, String> {
     let (lo, hi) = (
-        nqueens::internals::quadrants::MIN_N,
-        nqueens::internals::quadrants::MAX_N,
+        nqueens_count::quadrants::MIN_N,
+        nqueens_count::quadrants::MAX_N,
     );
     bounded(
         s,
@@ -156,7 +156,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         report: &report,
         slices: a.slices,
     };
-    output::print(&out, Format::json_if(a.json))?;
+    output::print(&out, ReportFormat::json_if(a.json))?;
     if !report.agrees() {
         return Err(differs(&report).into());
     }
@@ -165,7 +165,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
 
 /// The files under `given` (directories searched, what is not a run's file there passed
 /// over), each read, audited and dropped in turn.
-fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<Report> {
+fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<AuditReport> {
     for g in given {
         let from_dir = g.is_dir();
         for path in files(std::slice::from_ref(g))? {
@@ -188,7 +188,7 @@ fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<Report> 
 }
 
 /// The error of an audit where something differs, naming the first.
-fn differs(report: &Report) -> Error {
+fn differs(report: &AuditReport) -> Error {
     {
         let slices = report.slices.iter().filter(|s| !s.agrees).count();
         let first = match (
@@ -231,7 +231,7 @@ fn plan(n: u32, a: &AuditArgs) -> anyhow::Result<()> {
         drawn: &drawn,
         asked: a.slices,
     };
-    output::print(&out, Format::json_if(a.json))?;
+    output::print(&out, ReportFormat::json_if(a.json))?;
     let checks = drawn.slices;
     if let Some(c) = checks.iter().find(|c| !c.agrees) {
         return Err(Error::Differs(format!(
@@ -298,7 +298,7 @@ fn fewer_lines(s: &mut String, fewer: &[FewerSlices], asked: usize) {
 }
 
 /// The report as text; `asked`: the slices asked for of each task.
-fn text(r: &Report, asked: usize) -> String {
+fn text(r: &AuditReport, asked: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -367,7 +367,7 @@ fn list(ids: &[u32]) -> String {
 
 /// A slice as the report names it: its row set's east rows and its north-west queens,
 /// 1-based `row:col` as the command line writes squares.
-fn slice_name(s: &nqueens::internals::quadrants::audit::slice::Slice) -> String {
+fn slice_name(s: &nqueens_count::quadrants::audit::slice::Slice) -> String {
     let east: Vec<String> = (0..32)
         .filter(|r| s.east_rows >> r & 1 == 1)
         .map(|r| (r + 1).to_string())
@@ -390,7 +390,7 @@ fn slice_name(s: &nqueens::internals::quadrants::audit::slice::Slice) -> String 
 
 /// What `audit FILES` prints: the report, and how many slices per task was asked for.
 struct AuditOutput<'a> {
-    report: &'a Report,
+    report: &'a AuditReport,
     slices: usize,
 }
 

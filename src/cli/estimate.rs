@@ -3,7 +3,7 @@
 use super::args::common::EngineArgs;
 use super::args::parse::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
 use super::output::text::plural;
-use super::output::{self, json_line, Format};
+use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::estimate::projection::Projected;
 use nqueens::longrun::estimate::{estimate, Estimate, EstimateRequest, MAX_DRAWS};
 use nqueens::memory::show;
@@ -79,7 +79,7 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         force: a.force,
     };
     let e = estimate(a.n, &a.engine.options()?, ask)?;
-    output::print(&EstimateOutput(&e), Format::json_if(a.json))
+    output::print(&EstimateOutput(&e), ReportFormat::json_if(a.json))
 }
 
 /// What `estimate` prints.

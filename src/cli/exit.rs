@@ -1,16 +1,66 @@
-//! How the process ends: the whole exit policy in one place. [`Exit`] names each code and
-//! what it means; [`Exit::of`] maps an error to its code; [`EXIT_CODES_HELP`] is the paragraph
-//! of `--help` that lists them; [`with_flags`] says a library message in the command line's
-//! words. `main` uses nothing else.
+//! How the process ends: the whole exit policy in one place. [`Exit`] names each code;
+//! [`MEANINGS`] says what each means, the one text that `nqueens --help` ([`help`]) and the
+//! README's table (checked by a test here) are made of; [`Exit::of`] maps an error to its
+//! code; [`with_flags`] says a library message in the command line's words. `main` uses
+//! nothing else.
 
 use super::args::env;
 use nqueens::Error;
 
-/// The paragraph of `nqueens --help` that lists the exit codes ([`Exit`]).
-pub const EXIT_CODES_HELP: &str = "Exit codes: 0 success; 1 runtime failure (and, for \
-    `verify`, a board that is not a solution; for `status`, a run not yet finished); 2 bad \
-    usage or input; 3 a computed count disagrees with a known value (for `audit`, a recount \
-    differs); 130 / 143 / 129 a count stopped by Ctrl-C / SIGTERM / SIGHUP.";
+/// What an exit code means: the codes (one, or the three of the signals) and their meaning.
+#[derive(Debug, Clone, Copy)]
+pub struct Meaning {
+    /// The codes, as a reader sees them (`2`, `129, 130, 143`).
+    pub codes: &'static str,
+    /// What they mean.
+    pub meaning: &'static str,
+}
+
+/// Every exit code and what it means, in order.
+pub const MEANINGS: [Meaning; 5] = [
+    Meaning {
+        codes: "0",
+        meaning: "success",
+    },
+    Meaning {
+        codes: "1",
+        meaning: "runtime failure (I/O, a result that could not be written); `verify`: a board \
+                  that is not a solution; `status`: not finished yet",
+    },
+    Meaning {
+        codes: "2",
+        meaning: "bad usage or input, or a file that fails a check: the message says what was \
+                  wrong and what is allowed, and stdout stays empty",
+    },
+    Meaning {
+        codes: "3",
+        meaning: "a computed count disagrees with a known OEIS value; `audit`: a recount differs",
+    },
+    Meaning {
+        codes: "129, 130, 143",
+        meaning: "stopped by SIGHUP, Ctrl-C or SIGTERM: `count` (with `--checkpoint`, what was \
+                  finished is saved), `bench` (the finished runs reported), `trace --animate`",
+    },
+];
+
+/// The paragraph of `nqueens --help` that lists the exit codes, made of [`MEANINGS`].
+pub fn help() -> String {
+    let each: Vec<String> = MEANINGS
+        .iter()
+        .map(|m| format!("{} {}", m.codes, m.meaning))
+        .collect();
+    format!("Exit codes: {}.", each.join(". "))
+}
+
+/// The README's table of exit codes, made of [`MEANINGS`].
+#[cfg(test)]
+fn markdown() -> String {
+    let mut t = String::from("| code | meaning |\n| --- | --- |\n");
+    for m in MEANINGS {
+        t += &format!("| {} | {} |\n", m.codes, m.meaning);
+    }
+    t
+}
 
 /// The codes the program exits with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +154,28 @@ pub fn with_flags(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's table of exit codes is the one [`MEANINGS`] makes, and `--help` says
+    /// every code.
+    #[test]
+    fn the_readme_and_help_say_the_codes_as_the_code_does() {
+        let readme = include_str!("../../README.md");
+        assert!(
+            readme.contains(&markdown()),
+            "README's table, as it should be:\n{}",
+            markdown()
+        );
+        let help = help();
+        for exit in [Exit::Success, Exit::Failure, Exit::Usage, Exit::Mismatch] {
+            assert!(help.contains(&format!(" {} ", exit.code())), "{help}");
+        }
+        for signal in [1, 2, 15] {
+            assert!(
+                help.contains(&Exit::Signal(signal).code().to_string()),
+                "{help}"
+            );
+        }
+    }
 
     /// Every code is the number `--help` and the README give it.
     #[test]

@@ -3,7 +3,7 @@
 use super::args::common::options;
 use super::count::report::CountReport;
 use super::output::text::key_values;
-use super::output::{self, json_line, Format, Report};
+use super::output::{self, json_line, Report, ReportFormat};
 use nqueens::longrun::distributed::merge::{Adding, Merged, Merger};
 use nqueens::longrun::distributed::status::{files, listed};
 use nqueens::longrun::files::provenance::CountedBy;
@@ -224,6 +224,6 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         counted_by,
         counted_by_unrecorded: unrecorded,
     };
-    output::print(&report, Format::json_if(a.json))?;
+    output::print(&report, ReportFormat::json_if(a.json))?;
     Ok(totals.cross_check()?)
 }

@@ -3,7 +3,7 @@
 use super::args::common::options;
 use super::count::cost::duration;
 use super::exit::Exit;
-use super::output::{self, json_line, Format};
+use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::distributed::status::{
     files, listed, status, whole_runs, ShardState, Status, WholeRun,
 };
@@ -91,7 +91,7 @@ pub fn run(a: StatusArgs) -> anyhow::Result<Exit> {
         status: &s,
         all: a.all,
     };
-    output::print(&out, Format::json_if(a.json))?;
+    output::print(&out, ReportFormat::json_if(a.json))?;
     if !s.damaged.is_empty() {
         for why in &s.damaged {
             note!("damaged: {why}");
@@ -126,7 +126,7 @@ pub fn run(a: StatusArgs) -> anyhow::Result<Exit> {
 /// Prints where whole counts stand (one line each, or a JSON object each): exit 0 when every
 /// one has counted all its tasks, 1 while one has not.
 fn whole(runs: &[WholeRun], json: bool) -> anyhow::Result<Exit> {
-    output::print(&WholeOutput(runs), Format::json_if(json))?;
+    output::print(&WholeOutput(runs), ReportFormat::json_if(json))?;
     Ok(if runs.iter().all(|r| r.done == r.tasks) {
         Exit::Success
     } else {

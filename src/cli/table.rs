@@ -5,7 +5,7 @@ use super::args::parse::parse_n;
 use super::count::cost::{
     before_counting, duration, rough_wall_seconds, CountAsked, ASK_PAST_SECONDS,
 };
-use super::output::{self, json_line, plot, Format};
+use super::output::{self, json_line, plot, ReportFormat};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::{Algorithm, Error};
 use serde::Serialize;
@@ -50,7 +50,7 @@ pub struct TableArgs {
 
 /// One line of the table.
 #[derive(Debug, Serialize)]
-struct Line {
+struct TableLine {
     n: u32,
     sequence: &'static str,
     value: u128,
@@ -80,10 +80,10 @@ fn parse_range(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
     Ok(a..=b)
 }
 
-impl Line {
-    fn new(seq: Sequence, n: u32, value: u128) -> Line {
+impl TableLine {
+    fn new(seq: Sequence, n: u32, value: u128) -> TableLine {
         let known = seq.known(n);
-        Line {
+        TableLine {
             n,
             sequence: seq.id(),
             value,
@@ -93,7 +93,7 @@ impl Line {
     }
 }
 
-impl output::Report for Line {
+impl output::Report for TableLine {
     /// `N VALUE ok|MISMATCH KNOWN|new`.
     fn text(&self) -> String {
         let (n, value) = (self.n, self.value);
@@ -138,7 +138,10 @@ pub fn run(a: TableArgs) -> anyhow::Result<()> {
         } else {
             t.total
         };
-        output::print(&Line::new(seq, n, value), Format::json_if(a.json))?;
+        output::print(
+            &TableLine::new(seq, n, value),
+            ReportFormat::json_if(a.json),
+        )?;
         values.push((n, value));
         if first_mismatch.is_none() {
             first_mismatch = compare(seq, n, value).err();

@@ -63,10 +63,10 @@ fn a_tiny_file_claiming_a_huge_scope_is_refused_within_a_few_mib() {
     };
     // The previous N = 28 plan (still read for its old files), and the record plan.
     let previous = tiny_files(&dir, 28, "fe48bb7d6f21c626", 1, (521_515_801, 521_515_801));
-    let q = nqueens::internals::Quadrants::unfilled(28, &Default::default()).unwrap();
+    let q = nqueens_count::quadrants::Quadrants::unfilled(28, &Default::default()).unwrap();
     let (fp, tasks) = (
         q.id().fingerprint.clone(),
-        nqueens::internals::Counter::tasks(&q) as u64,
+        nqueens_count::engine::Counter::tasks(&q) as u64,
     );
     let fp = fp.as_str();
     let too_many = tiny_files(&dir, 28, fp, 2, (tasks, tasks.div_ceil(2)));

@@ -1,11 +1,14 @@
 //! The counter against the textbook reference and the OEIS tables (run optimised: `--profile
 //! quick` or `--release`).
 
-use nqueens::internals::kernel::Found;
-use nqueens::internals::{Backtrack, Plan, Tally, TaskKind, MAX_SPLIT_DEPTH};
 use nqueens::oeis::Sequence;
 use nqueens::solve::reference;
 use nqueens::{Algorithm, Kernel, Options, Totals};
+use nqueens_count::backtracking::backtrack::Backtrack;
+use nqueens_count::backtracking::kernel::Found;
+use nqueens_count::backtracking::plan::{Plan, MAX_SPLIT_DEPTH};
+use nqueens_count::backtracking::task::TaskKind;
+use nqueens_count::tally::Tally;
 
 const ALGORITHMS: [Algorithm; 3] = Algorithm::BACKTRACKING;
 
@@ -112,8 +115,7 @@ fn kernels_agree_on_every_task_up_to_13() {
     for alg in ALGORITHMS {
         for n in 4..=13u32 {
             let plan = Plan::new(n, alg, 2).unwrap();
-            let count =
-                |k, tasks: &[_]| Backtrack::new(plan.clone(), k).count_tasks(tasks).unwrap();
+            let count = |k, tasks: &[_]| Backtrack::new(plan.clone(), k).count_tasks(tasks);
             let simple: Vec<Tally> = count(Kernel::Simple, plan.tasks());
             for (t, want) in plan.tasks().iter().zip(&simple) {
                 for k in [Kernel::Fast, Kernel::Lanes, Kernel::Wide] {

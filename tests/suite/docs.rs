@@ -86,7 +86,10 @@ fn every_link_between_the_docs_leads_somewhere() {
 fn the_architecture_names_files_and_items_that_exist() {
     let text = std::fs::read_to_string("docs/ARCHITECTURE.md").unwrap();
     let mut rows = 0;
-    for line in text.lines().filter(|l| l.starts_with("| `src/")) {
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("| `src/") || l.starts_with("| `crates/"))
+    {
         let path = line[3..].split('`').next().unwrap();
         let p = Path::new(path);
         assert!(
@@ -143,9 +146,14 @@ fn the_architecture_names_files_and_items_that_exist() {
         "rotational.rs",
     ] {
         assert!(
-            Path::new("src/count/backtracking").join(moved).exists(),
+            Path::new("crates/count/src/backtracking")
+                .join(moved)
+                .exists(),
             "{moved}"
         );
-        assert!(!Path::new("src/count").join(moved).exists(), "{moved}");
+        assert!(
+            !Path::new("crates/count/src").join(moved).exists(),
+            "{moved}"
+        );
     }
 }

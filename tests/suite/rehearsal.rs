@@ -7,12 +7,13 @@
 //! solutions in classes of 8, the others nothing): the files are sealed and pass every check
 //! a reader makes of one run's files, but their total means nothing.
 
-use nqueens::internals::quadrants::Settings;
-use nqueens::internals::{Classes, Quadrants, Tally};
 use nqueens::longrun::distributed::merge::{ShardResult, SHARD_FORMAT, SHARD_VERSION};
 use nqueens::longrun::distributed::shard::{Assignment, Shard};
 use nqueens::longrun::files::provenance::CountedBy;
 use nqueens::longrun::files::record::Done;
+use nqueens_count::quadrants::Quadrants;
+use nqueens_count::quadrants::Settings;
+use nqueens_count::tally::{Classes, Tally};
 use std::path::Path;
 
 /// The made-up counts of task `id` (`every`: every task found something).
@@ -41,9 +42,9 @@ fn write_run_of(n: u32, dir: &Path, k: u32, (from, to): (u32, u32), every: bool)
     let mut total = 0;
     let q = Quadrants::unfilled(n, &Settings::default()).unwrap();
     let plan = q.id();
-    let tasks = nqueens::internals::Counter::tasks(&q);
-    let assignment = Assignment::new(&nqueens::internals::engine::Work::of(&q), k);
-    let mut who = CountedBy::here(nqueens::internals::Build::Portable);
+    let tasks = nqueens_count::engine::Counter::tasks(&q);
+    let assignment = Assignment::new(&nqueens_count::engine::Work::of(&q), k);
+    let mut who = CountedBy::here(nqueens_count::arch::Build::Portable);
     for index in from..to {
         let ids = assignment.ids(index);
         let done: Vec<Done> = ids

@@ -33,6 +33,11 @@ fn a_result_over_its_own_checkpoint_or_lock_is_refused_before_counting() {
         assert_refused(&mut count(ckpt, out), "is the checkpoint");
         assert!(!dir.join(out).exists(), "{out} written");
     }
+    // One sentence, with no gap in it.
+    assert_refused(
+        &mut count("s0.json", "s0.json"),
+        "would replace it and be removed with it when the shard finishes; write the result",
+    );
     // A symlinked checkpoint: the result over the file it points to.
     std::fs::write(dir.join("real.json"), b"").unwrap();
     std::os::unix::fs::symlink("real.json", dir.join("link.json")).unwrap();

@@ -340,7 +340,7 @@ fn a_quadrant_file_is_audited_in_another_build_and_by_slices() {
         .unwrap()
         .iter()
         .all(|s| s["agrees"] == true));
-    let others = nqueens::internals::quadrants::builds().len() > 1;
+    let others = nqueens_count::quadrants::builds().len() > 1;
     assert_eq!(
         how.starts_with(&format!("quadrants, {built_in} build")),
         !others,

@@ -4,6 +4,15 @@
 use crate::{Problem, Tree};
 use std::collections::BTreeMap;
 
+/// Whether `folder` is under a package's `src/` (the root's, or a layer's in `crates/`).
+pub fn is_source_folder(folder: &str) -> bool {
+    let inner = match folder.strip_prefix("crates/") {
+        Some(layer) => layer.split_once('/').map_or("", |(_, rest)| rest),
+        None => folder,
+    };
+    inner == "src" || inner.starts_with("src/")
+}
+
 /// The most files a folder under `src/` may hold directly.
 pub const MAX_FILES: usize = 15;
 
@@ -11,7 +20,7 @@ pub fn check(tree: &Tree) -> Vec<Problem> {
     let mut by_folder: BTreeMap<&str, usize> = BTreeMap::new();
     for path in &tree.sources {
         if let Some((folder, _)) = path.rsplit_once('/') {
-            if folder == "src" || folder.starts_with("src/") {
+            if is_source_folder(folder) {
                 *by_folder.entry(folder).or_default() += 1;
             }
         }

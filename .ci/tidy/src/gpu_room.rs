@@ -4,7 +4,7 @@
 use crate::{Problem, Tree};
 
 /// The one folder that may name the `gpu` feature.
-pub const ROOM: &str = "src/count/gpu/";
+pub const ROOM: &str = "crates/count/src/gpu/";
 
 pub fn check(tree: &Tree) -> Vec<Problem> {
     let mut found = Vec::new();
@@ -34,11 +34,11 @@ mod tests {
     fn the_feature_outside_the_room_is_named() {
         let cfg = "#[cfg(feature = \"gpu\")]\nmod device;\n";
         let tree = Tree::of(&[
-            ("src/count/gpu/mod.rs", cfg),
-            ("src/count/quadrants/mod.rs", cfg),
+            ("crates/count/src/gpu/mod.rs", cfg),
+            ("crates/count/src/quadrants/mod.rs", cfg),
         ]);
         let found = check(&tree);
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].place, "src/count/quadrants/mod.rs:1");
+        assert_eq!(found[0].place, "crates/count/src/quadrants/mod.rs:1");
     }
 }

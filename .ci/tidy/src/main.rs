@@ -13,11 +13,15 @@ mod file_length;
 mod fn_length;
 mod folder_size;
 mod gpu_room;
+mod history_refs;
 mod import_cycles;
+mod layers;
 mod modules;
+mod nested_tuples;
 mod standalone;
 mod tree;
 mod tuple_types;
+mod type_names;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,8 +50,12 @@ pub fn check_all(tree: &Tree) -> Vec<Problem> {
     found.extend(folder_size::check(tree));
     found.extend(import_cycles::check(tree));
     found.extend(gpu_room::check(tree));
+    found.extend(layers::check(tree));
     found.extend(standalone::check(tree));
     found.extend(tuple_types::check(tree));
+    found.extend(nested_tuples::check(tree));
+    found.extend(type_names::check(tree));
+    found.extend(history_refs::check(tree));
     allow::apply(found)
 }
 

@@ -1,23 +1,33 @@
-//! Where each module of the crate and its binary lives, and which file a path in the code
-//! leads to. A path is resolved as the compiler would for the module part: `crate::`,
-//! `super::`, `self::`, the library's name from the binary, or a child module's name; the
-//! longest prefix that is a module names the file.
+//! Where each module of the workspace's crates lives, and which file a path in the code leads
+//! to. A path is resolved as the compiler would for the module part: `crate::`, `super::`,
+//! `self::`, another crate of the workspace by its name (`nqueens_count::`, or `nqueens::` from
+//! the binary), or a child module's name; the longest prefix that is a module names the file.
 
 use crate::tree::SourceFile;
 use std::collections::HashMap;
 
-/// The library (`src/lib.rs`) or the binary (`src/main.rs` and `src/cli/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Crate {
-    Lib,
-    Bin,
-}
+/// A crate of the workspace, by the name its users write (`nqueens`, `nqueens_count`), or
+/// [`BIN`] for the binary (`src/main.rs` and `src/cli/`).
+pub type Crate = String;
+
+/// The binary's crate name here (not one a path can name).
+pub const BIN: &str = "nqueens (the binary)";
 
 /// A module: its crate and its path from the crate's root.
-pub type Module = (Crate, Vec<String>);
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Module {
+    pub krate: Crate,
+    pub path: Vec<String>,
+}
 
-/// The library's name, as the binary writes it.
-const LIB_NAME: &str = "nqueens";
+impl Module {
+    fn new(krate: &str, path: Vec<String>) -> Module {
+        Module {
+            krate: krate.to_string(),
+            path,
+        }
+    }
+}
 
 /// The module of each file under `src/`, and the file of each module.
 pub struct Modules {
@@ -36,7 +46,7 @@ impl Modules {
         Modules { of_file, file_of }
     }
 
-    /// The module file `i` holds, if it is under `src/`.
+    /// The module file `i` holds, if it is a crate's source.
     pub fn of(&self, i: usize) -> Option<&Module> {
         self.of_file[i].as_ref()
     }
@@ -44,19 +54,20 @@ impl Modules {
     /// The file that the path `segments`, written in file `from`, leads to (`None` for a path
     /// outside the crate: std, another crate, a local item).
     pub fn resolve(&self, from: usize, segments: &[String]) -> Option<usize> {
-        let (krate, here) = self.of(from)?;
+        let Module { krate, path: here } = self.of(from)?;
         let (first, rest) = segments.split_first()?;
         let mut path = match first.as_str() {
             "crate" => vec![],
             "self" => here.clone(),
             "super" => here[..here.len().checked_sub(1)?].to_vec(),
-            name if name == LIB_NAME && *krate == Crate::Bin => {
-                return self.longest((Crate::Lib, vec![]), rest);
-            }
             name => {
                 let mut child = here.clone();
                 child.push(name.to_string());
-                if !self.file_of.contains_key(&(*krate, child)) {
+                if !self.file_of.contains_key(&Module::new(krate, child)) {
+                    let other = Module::new(name, vec![]);
+                    if name != krate && self.file_of.contains_key(&other) {
+                        return self.longest(other, rest);
+                    }
                     return None;
                 }
                 here.clone()
@@ -72,16 +83,19 @@ impl Modules {
             path.pop()?;
             rest = &rest[1..];
         }
-        self.longest((*krate, path), rest)
+        self.longest(Module::new(krate, path), rest)
     }
 
     /// The file of the deepest module among `start` followed by a prefix of `rest`.
     fn longest(&self, start: Module, rest: &[String]) -> Option<usize> {
-        let (krate, mut path) = start;
-        let mut best = self.file_of.get(&(krate, path.clone())).copied();
+        let Module { krate, mut path } = start;
+        let mut best = self
+            .file_of
+            .get(&Module::new(&krate, path.clone()))
+            .copied();
         for s in rest {
             path.push(s.clone());
-            match self.file_of.get(&(krate, path.clone())) {
+            match self.file_of.get(&Module::new(&krate, path.clone())) {
                 Some(&f) => best = Some(f),
                 None => break,
             }
@@ -90,24 +104,27 @@ impl Modules {
     }
 }
 
-/// The module a file under `src/` holds.
+/// The module a crate's source file holds: `src/` is the `nqueens` package (its library, and
+/// its binary in `main.rs` and `cli/`), `crates/NAME/src/` the layer `nqueens_NAME`.
 fn module_of(path: &str) -> Option<Module> {
-    let rel = path.strip_prefix("src/")?.strip_suffix(".rs")?;
-    match rel {
-        "lib" => return Some((Crate::Lib, vec![])),
-        "main" => return Some((Crate::Bin, vec![])),
-        _ => {}
+    let (krate, rel) = match path.strip_prefix("crates/") {
+        Some(layer) => {
+            let (dir, inner) = layer.split_once('/')?;
+            (format!("nqueens_{}", dir.replace('-', "_")), inner)
+        }
+        None => ("nqueens".to_string(), path),
+    };
+    let rel = rel.strip_prefix("src/")?.strip_suffix(".rs")?;
+    let bin = krate == "nqueens" && (rel == "main" || rel.starts_with("cli/"));
+    let krate = if bin { BIN.to_string() } else { krate };
+    if rel == "lib" || rel == "main" {
+        return Some(Module::new(&krate, vec![]));
     }
     let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
     if parts.last().is_some_and(|p| p == "mod") {
         parts.pop();
     }
-    let krate = if parts.first().is_some_and(|p| p == "cli") {
-        Crate::Bin
-    } else {
-        Crate::Lib
-    };
-    Some((krate, parts))
+    Some(Module { krate, path: parts })
 }
 
 #[cfg(test)]
@@ -159,5 +176,36 @@ mod tests {
         // The binary has no `count` module: the path stops at its root.
         let main = Some(file("src/main.rs"));
         assert_eq!(m.resolve(cli, &segs("crate::count::Options")), main);
+    }
+
+    #[test]
+    fn paths_lead_into_the_layers_under_crates() {
+        let tree = Tree::of(&[
+            ("src/lib.rs", ""),
+            ("src/main.rs", ""),
+            ("src/cli/mod.rs", ""),
+            ("crates/board/src/lib.rs", ""),
+            ("crates/board/src/spec.rs", ""),
+            ("crates/count/src/lib.rs", ""),
+            ("crates/count/src/engine.rs", ""),
+            ("crates/count/src/quadrants/mod.rs", ""),
+        ]);
+        let m = Modules::new(&tree.files);
+        let file = |p: &str| tree.files.iter().position(|f| f.path == p).unwrap();
+        let quadrants = file("crates/count/src/quadrants/mod.rs");
+        assert_eq!(
+            m.resolve(quadrants, &segs("crate::engine::Counter")),
+            Some(file("crates/count/src/engine.rs"))
+        );
+        assert_eq!(
+            m.resolve(quadrants, &segs("nqueens_board::spec::Spec")),
+            Some(file("crates/board/src/spec.rs"))
+        );
+        let cli = file("src/cli/mod.rs");
+        assert_eq!(
+            m.resolve(cli, &segs("nqueens_count::engine::run")),
+            Some(file("crates/count/src/engine.rs"))
+        );
+        assert_eq!(m.resolve(cli, &segs("nqueens_gpu::Gpu")), None);
     }
 }

@@ -14,6 +14,15 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// Whether the file is a crate's source: under `src/` or a layer's `crates/NAME/src/`.
+    pub fn is_source(&self) -> bool {
+        let inner = match self.path.strip_prefix("crates/") {
+            Some(layer) => layer.split_once('/').map_or("", |(_, rest)| rest),
+            None => &self.path,
+        };
+        inner.starts_with("src/")
+    }
+
     /// Whether the file holds tests only: `tests/`, or a `tests.rs` beside the code it tests.
     pub fn is_test(&self) -> bool {
         self.path.starts_with("tests/")
@@ -25,29 +34,60 @@ impl SourceFile {
 /// What the checks read.
 pub struct Tree {
     pub root: PathBuf,
-    /// The Rust sources of the crates: `src/`, `tests/`, `benches/`, `examples/`, `build.rs`
-    /// and this checker's own.
+    /// The Rust sources of the crates: `src/`, `tests/`, `benches/`, `examples/`, `build.rs`,
+    /// the same of each layer under `crates/`, and this checker's own.
     pub files: Vec<SourceFile>,
     /// Every file git tracks, by its path from the root (empty outside a git checkout).
     pub tracked: Vec<String>,
-    /// Every file under `src/` in the working tree, of any kind (sources, kernels in C and
-    /// CUDA), by its path from the root.
+    /// Every file under `src/` and each layer's `crates/NAME/src/` in the working tree, of any
+    /// kind (sources, kernels in C and CUDA), by its path from the root.
     pub sources: Vec<String>,
+    /// Each package's `Cargo.toml`: its path from the root, and its text.
+    pub manifests: Vec<(String, String)>,
 }
 
-/// The folders whose Rust files are the project's own.
-const SOURCE_DIRS: [&str; 5] = ["src", "tests", "benches", "examples", ".ci/tidy/src"];
+/// The folders of a package whose Rust files are the project's own.
+const SOURCE_DIRS: [&str; 4] = ["src", "tests", "benches", "examples"];
+
+/// The folder of each package of the workspace: the root, then each layer under `crates/`.
+fn packages(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = vec![root.to_path_buf()];
+    let crates = root.join("crates");
+    if crates.is_dir() {
+        let mut layers = Vec::new();
+        for entry in std::fs::read_dir(crates)? {
+            let path = entry?.path();
+            if path.join("Cargo.toml").is_file() {
+                layers.push(path);
+            }
+        }
+        layers.sort();
+        found.extend(layers);
+    }
+    Ok(found)
+}
 
 impl Tree {
     /// Reads the repository at `root`.
     pub fn read(root: &Path) -> std::io::Result<Tree> {
         let mut paths = Vec::new();
-        for dir in SOURCE_DIRS {
-            walk(&root.join(dir), &mut paths)?;
+        let mut sources = Vec::new();
+        let mut manifests = Vec::new();
+        for base in packages(root)? {
+            let manifest = base.join("Cargo.toml");
+            if manifest.is_file() {
+                let text = std::fs::read_to_string(&manifest)?;
+                manifests.push((relative(root, &manifest), text));
+            }
+            for dir in SOURCE_DIRS {
+                walk(&base.join(dir), &mut paths)?;
+            }
+            if base.join("build.rs").is_file() {
+                paths.push(base.join("build.rs"));
+            }
+            walk_all(&base.join("src"), &mut sources)?;
         }
-        if root.join("build.rs").is_file() {
-            paths.push(root.join("build.rs"));
-        }
+        walk(&root.join(".ci/tidy/src"), &mut paths)?;
         paths.sort();
         let mut files = Vec::new();
         for p in paths {
@@ -56,13 +96,13 @@ impl Tree {
             let path = relative(root, &p);
             files.push(SourceFile { path, text, syntax });
         }
-        let mut sources = Vec::new();
-        walk_all(&root.join("src"), &mut sources)?;
+        sources.sort();
         Ok(Tree {
             root: root.to_path_buf(),
             files,
             tracked: tracked(root),
             sources: sources.iter().map(|p| relative(root, p)).collect(),
+            manifests,
         })
     }
 
@@ -81,6 +121,7 @@ impl Tree {
                 .collect(),
             tracked: files.iter().map(|(p, _)| p.to_string()).collect(),
             sources: files.iter().map(|(p, _)| p.to_string()).collect(),
+            manifests: Vec::new(),
         }
     }
 }

@@ -12,11 +12,7 @@ pub const MOST: usize = 8;
 
 pub fn check(tree: &Tree) -> Vec<Problem> {
     let mut found = Vec::new();
-    for file in tree
-        .files
-        .iter()
-        .filter(|f| f.path.starts_with("src/") && !f.is_test())
-    {
+    for file in tree.files.iter().filter(|f| f.is_source() && !f.is_test()) {
         if let Some(syntax) = &file.syntax {
             let mut t = Tuples::default();
             t.visit_file(syntax);

@@ -5,7 +5,7 @@ use super::env;
 use super::parse::{parse_column, parse_split_depth, parse_square, parse_threads};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use nqueens::board::check::placements_as;
-use nqueens::{Algorithm, Error, Kernel, Options};
+use nqueens::{Algorithm, Backend, Error, Options};
 use std::str::FromStr;
 
 /// A value parser for an enum the library names: its names listed in `--help`, parsed by its
@@ -39,9 +39,10 @@ pub struct EngineArgs {
     pub split_depth: Option<u32>,
     /// The counting kernel: `wide` (16 nodes of one row expanded per step, with AVX-512 where
     /// the CPU has it and N <= 32, 8 with AVX2, scalar code elsewhere), `lanes` (four subtrees searched in lock
-    /// step, branch-free), `fast` (explicit stack) or `simple` (plain recursion, the yardstick).
-    #[arg(long, short = 'k', value_parser = named::<Kernel>(Kernel::NAMES), default_value_t = Kernel::default())]
-    pub kernel: Kernel,
+    /// step, branch-free), `fast` (explicit stack), `simple` (plain recursion, the yardstick), or
+    /// `gpu` (as `--gpu`).
+    #[arg(long, short = 'k', value_parser = named::<Backend>(Backend::NAMES), default_value_t = Backend::default())]
+    pub kernel: Backend,
     /// Count on an NVIDIA GPU (the kernel `gpu`: the backtracking plan's tasks, each a few
     /// rows on this CPU and then each subtree on a GPU thread): a build with the `gpu` feature
     /// (`cargo build --release --features gpu`), a GPU and its driver. See docs/guide/gpu.md.
@@ -58,8 +59,8 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The library's options for these arguments (and the environment's, [`env`]).
     pub fn options(&self) -> Result<Options, Error> {
-        let kernel = if self.gpu { Kernel::Gpu } else { self.kernel };
-        let mut o = options()?.with_kernel(kernel);
+        let backend = if self.gpu { Backend::Gpu } else { self.kernel };
+        let mut o = options()?.with_backend(backend);
         o.algorithm = self.algorithm;
         o.threads = self.threads;
         o.split_depth = self.split_depth;

@@ -12,8 +12,8 @@
 //! glibc's own `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` and `GLIBC_TUNABLES` are read too,
 //! only to leave the allocator alone where the user tunes it ([`tune_heap`]).
 
-use nqueens::internals::quadrants::{BuildCap, Settings, HEAP_PIECES_FROM, MOST_PARTS};
 use nqueens::Error;
+use nqueens_count::quadrants::{BuildCap, Settings, HEAP_PIECES_FROM, MOST_PARTS};
 
 /// `NQUEENS_QUARTER_PARTS`: see the module.
 pub const PARTS: &str = "NQUEENS_QUARTER_PARTS";
@@ -23,7 +23,7 @@ pub const SLICES: &str = "NQUEENS_QUARTER_SLICES";
 pub const BUILD: &str = "NQUEENS_QUADRANT_BUILD";
 
 /// Keeps freed memory in the process's heaps between the quadrant method's row sets
-/// ([`nqueens::internals::quadrants::keep_freed_memory`]), and, for a count of a board of
+/// ([`nqueens_count::quadrants::keep_freed_memory`]), and, for a count of a board of
 /// `n` from [`HEAP_PIECES_FROM`] on, its threads' free heap pieces too, unless the user tunes
 /// glibc's allocator with `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` or `GLIBC_TUNABLES`
 /// (then theirs stands).
@@ -36,9 +36,9 @@ pub fn tune_heap(n: Option<u32>) {
     .iter()
     .all(|v| var(v).is_none())
     {
-        nqueens::internals::quadrants::keep_freed_memory();
+        nqueens_count::quadrants::keep_freed_memory();
         if n.is_some_and(|n| n >= HEAP_PIECES_FROM) {
-            nqueens::internals::quadrants::keep_heap_pieces();
+            nqueens_count::quadrants::keep_heap_pieces();
         }
     }
 }

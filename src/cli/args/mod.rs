@@ -11,7 +11,7 @@ use super::audit::AuditArgs;
 use super::bench::{BenchArgs, BenchCompareArgs};
 use super::count::CountArgs;
 use super::estimate::EstimateArgs;
-use super::exit::EXIT_CODES_HELP;
+use super::exit;
 use super::manuals::{CompletionsArgs, ManArgs};
 use super::merge::MergeArgs;
 use super::solve::{ListArgs, SolveArgs};
@@ -41,7 +41,7 @@ const VERSION: &str = concat!(
 /// counts from quarter slices at any N (the same plan and counts); NQUEENS_QUADRANT_BUILD=B
 /// caps the quadrant method's vector build at portable, avx2 or avx512.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version = VERSION, about, long_about, after_long_help = EXIT_CODES_HELP)]
+#[command(name = "nqueens", version = VERSION, about, long_about, after_long_help = exit::help())]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

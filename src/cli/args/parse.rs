@@ -4,15 +4,15 @@
 //! `1 : 1` are refused with a message rather than read as something else; a number too large
 //! for its option says what the largest is instead of the standard library's overflow text.
 
-use nqueens::internals::engine::MAX_THREADS;
-use nqueens::internals::MAX_SPLIT_DEPTH;
 use nqueens::longrun::distributed::shard::Shard;
 use nqueens::Error;
+use nqueens_count::backtracking::plan::MAX_SPLIT_DEPTH;
+use nqueens_count::engine::MAX_THREADS;
 use std::time::Duration;
 
 /// Why a typed number was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Whole {
+pub enum NumberRefusal {
     /// Not digits (empty, spaces, signs, letters, a fraction).
     Malformed,
     /// A minus sign and digits.
@@ -23,29 +23,29 @@ pub enum Whole {
 
 /// Reads a whole number written with ASCII digits only (a leading `-` is recognised, to say
 /// the number is negative rather than not a number).
-pub fn whole(s: &str) -> Result<u64, Whole> {
+pub fn whole(s: &str) -> Result<u64, NumberRefusal> {
     let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     if let Some(rest) = s.strip_prefix('-') {
         return Err(if digits(rest) {
-            Whole::Negative
+            NumberRefusal::Negative
         } else {
-            Whole::Malformed
+            NumberRefusal::Malformed
         });
     }
     if !digits(s) {
-        return Err(Whole::Malformed);
+        return Err(NumberRefusal::Malformed);
     }
-    s.parse::<u64>().map_err(|_| Whole::TooLarge)
+    s.parse::<u64>().map_err(|_| NumberRefusal::TooLarge)
 }
 
 /// A whole number in `lo..=hi`; `what` names it ("a run count"), for the message.
 pub fn bounded(s: &str, what: &str, lo: u64, hi: u64) -> Result<u64, String> {
     match whole(s) {
         Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-        Ok(_) | Err(Whole::TooLarge) | Err(Whole::Negative) => Err(format!(
+        Ok(_) | Err(NumberRefusal::TooLarge) | Err(NumberRefusal::Negative) => Err(format!(
             "'{s}' is out of range for {what}: give a whole number from {lo} to {hi}"
         )),
-        Err(Whole::Malformed) => Err(format!(
+        Err(NumberRefusal::Malformed) => Err(format!(
             "'{s}' is not {what}: give a whole number from {lo} to {hi} (digits only)"
         )),
     }
@@ -57,10 +57,10 @@ pub fn parse_n(s: &str) -> Result<u32, String> {
         Ok(v) => {
             nqueens::board::masks::check_n(v.min(i64::MAX as u64) as i64).map_err(|e| e.to_string())
         }
-        Err(Whole::Negative) | Err(Whole::TooLarge) => {
+        Err(NumberRefusal::Negative) | Err(NumberRefusal::TooLarge) => {
             Err(Error::BoardSize(s.parse().unwrap_or(i64::MAX)).to_string())
         }
-        Err(Whole::Malformed) => Err(format!(
+        Err(NumberRefusal::Malformed) => Err(format!(
             "'{s}' is not a board size: N must be a whole number between 1 and 64 (digits only)"
         )),
     }
@@ -71,7 +71,7 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     match whole(s) {
         Ok(t) if (1..=MAX_THREADS as u64).contains(&t) => Ok(t as usize),
         Ok(t) => Err(Error::Threads(t.min(usize::MAX as u64) as usize).to_string()),
-        Err(Whole::TooLarge) => Err(Error::Threads(usize::MAX).to_string()),
+        Err(NumberRefusal::TooLarge) => Err(Error::Threads(usize::MAX).to_string()),
         Err(_) => Err(format!(
             "'{s}' is not a thread count: give a whole number from 1 to {MAX_THREADS}"
         )),
@@ -171,10 +171,13 @@ mod tests {
     fn numbers_are_digits_only() {
         assert_eq!(whole("8"), Ok(8));
         for bad in [" 8", "8 ", "+8", "", "8.0", "0x8", "1_0", "٨"] {
-            assert_eq!(whole(bad), Err(Whole::Malformed), "{bad:?}");
+            assert_eq!(whole(bad), Err(NumberRefusal::Malformed), "{bad:?}");
         }
-        assert_eq!(whole("-3"), Err(Whole::Negative));
-        assert_eq!(whole("99999999999999999999999"), Err(Whole::TooLarge));
+        assert_eq!(whole("-3"), Err(NumberRefusal::Negative));
+        assert_eq!(
+            whole("99999999999999999999999"),
+            Err(NumberRefusal::TooLarge)
+        );
         let e = bounded("99999999999999999999999", "a limit", 1, 9).unwrap_err();
         assert!(e.contains("from 1 to 9"), "{e}");
         assert!(parse_n(" 8").unwrap_err().contains("not a board size"));

@@ -6,13 +6,13 @@ use super::measure::{measure, on_gpu, progress_bar};
 use super::noise;
 use super::outputs::Outputs;
 use super::provenance::{utc_now, vector_build, BuildInfo};
-use super::results::{Headline, Machine, Report, Row, Workload};
+use super::results::{BenchReport, Headline, Machine, Row, Workload};
 use crate::cli::exit::Interrupted;
 
 use super::args::BenchArgs;
-use nqueens::internals::engine::default_threads;
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Error};
+use nqueens_count::engine::default_threads;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -36,7 +36,7 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
             )
             .into());
         }
-        nqueens::internals::gpu::available()?;
+        nqueens_count::gpu::available()?;
     }
     Ok(())
 }
@@ -80,7 +80,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     };
     finish_rows(&mut rows);
     let warnings = warnings(&watch, &threads, &rows, stopped.is_some());
-    let report = Report {
+    let report = BenchReport {
         tool: "nqueens",
         version: env!("CARGO_PKG_VERSION"),
         date,
@@ -132,7 +132,7 @@ fn measure_each(
     let mut rows = Vec::new();
     let mut workload = None;
     for &t in threads {
-        if let Some((row, w)) = measure(a, t, a.kernel, other, bar, stop)? {
+        if let Some((row, w)) = measure(a, t, a.kernel.into(), other, bar, stop)? {
             rows.push(row);
             workload.get_or_insert(w);
         }

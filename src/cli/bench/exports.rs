@@ -2,7 +2,7 @@
 //! from one machine or many, put side by side: one row per export, with the machine, the
 //! build and the workload beside the headline figure, as a table of text or Markdown, or JSON.
 
-use crate::cli::output::{self, json_line, Format};
+use crate::cli::output::{self, json_line, ReportFormat};
 use nqueens::longrun::files::reading::read_bounded;
 use nqueens::longrun::files::stream::first_words;
 use nqueens::Error;
@@ -43,42 +43,42 @@ struct Export {
     tool: String,
     version: String,
     date: Option<String>,
-    build: Option<Build>,
+    build: Option<ExportBuild>,
     vector_build: Option<String>,
-    machine: Machine,
-    workload: Workload,
-    results: Vec<Row>,
+    machine: ExportMachine,
+    workload: ExportWorkload,
+    results: Vec<ExportRow>,
     #[serde(default)]
     warnings: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
-struct Build {
+struct ExportBuild {
     commit: String,
 }
 
 #[derive(Debug, Deserialize)]
-struct Machine {
+struct ExportMachine {
     model: String,
     logical_cores: usize,
 }
 
 #[derive(Debug, Deserialize)]
-struct Workload {
+struct ExportWorkload {
     n: u32,
     algorithm: String,
     kernel: String,
 }
 
 #[derive(Debug, Deserialize)]
-struct Row {
+struct ExportRow {
     threads: usize,
     solutions_per_second: f64,
 }
 
 /// One export's row of the table.
 #[derive(Debug, Serialize)]
-struct Line {
+struct ComparedLine {
     file: String,
     date: String,
     machine: String,
@@ -98,7 +98,7 @@ struct Line {
 /// The table of exports.
 #[derive(Debug, Serialize)]
 struct Table {
-    exports: Vec<Line>,
+    exports: Vec<ComparedLine>,
     /// Whether every export counted the same workload (else headlines do not compare).
     same_workload: bool,
 }
@@ -126,14 +126,14 @@ fn read(path: &PathBuf) -> anyhow::Result<Export> {
     Ok(e)
 }
 
-fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> Line {
+fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
     let best = e
         .results
         .iter()
         .max_by(|a, b| a.solutions_per_second.total_cmp(&b.solutions_per_second))
         .expect("an export with results");
     let headline = best.solutions_per_second;
-    Line {
+    ComparedLine {
         file: file.display().to_string(),
         date: e.date.unwrap_or_else(|| "unknown".into()),
         machine: e.machine.model,
@@ -161,7 +161,7 @@ pub fn run(a: BenchCompareArgs) -> anyhow::Result<()> {
     let mut exports = Vec::with_capacity(a.files.len());
     for f in &a.files {
         let e = read(f)?;
-        let first = exports.first().map(|l: &Line| l.headline);
+        let first = exports.first().map(|l: &ComparedLine| l.headline);
         exports.push(line(f, e, first));
     }
     let same_workload = exports.windows(2).all(|w| w[0].workload == w[1].workload);
@@ -170,15 +170,15 @@ pub fn run(a: BenchCompareArgs) -> anyhow::Result<()> {
         same_workload,
     };
     let format = if a.markdown {
-        Format::Markdown
+        ReportFormat::Markdown
     } else {
-        Format::json_if(a.json)
+        ReportFormat::json_if(a.json)
     };
     output::print(&table, format)
 }
 
 /// Columns of the table: header and cell of each.
-fn cells(l: &Line) -> [String; 9] {
+fn cells(l: &ComparedLine) -> [String; 9] {
     [
         l.date.get(..10).unwrap_or(&l.date).to_string(),
         format!("{} ({} CPUs)", l.machine, l.logical_cores),

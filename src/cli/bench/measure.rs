@@ -3,9 +3,9 @@
 
 use super::args::BenchArgs;
 use super::compare::{Compared, Other};
-use super::results::{OnGpu, Row, Workload};
+use super::results::{GpuRuns, Row, Workload};
 use indicatif::{ProgressBar, ProgressStyle};
-use nqueens::Kernel;
+use nqueens::Backend;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -51,7 +51,7 @@ fn one_run(
 pub fn measure(
     a: &BenchArgs,
     t: usize,
-    kernel: Kernel,
+    backend: Backend,
     other: Option<&(Other, Other)>,
     bar: Option<&ProgressBar>,
     stop: &Arc<AtomicBool>,
@@ -59,14 +59,14 @@ pub fn measure(
     let opts = crate::cli::args::common::options()?
         .with_threads(t)
         .with_algorithm(a.algorithm)
-        .with_kernel(kernel)
+        .with_backend(backend)
         .with_cancel(stop.clone());
     let mut times = Vec::with_capacity(a.runs);
     let mut theirs = Vec::with_capacity(a.runs);
     let mut first = None;
     for i in 0..a.warmup + a.runs {
         if let Some(b) = bar {
-            b.set_message(if kernel.is_gpu() {
+            b.set_message(if backend == Backend::Gpu {
                 format!("the GPU, fed by {t} thread(s)")
             } else {
                 format!("{t} thread(s)")
@@ -165,10 +165,10 @@ pub fn on_gpu(
     rows: &[Row],
     bar: Option<&ProgressBar>,
     stop: &Arc<AtomicBool>,
-) -> anyhow::Result<Option<OnGpu>> {
-    let device = nqueens::internals::gpu::available()?;
+) -> anyhow::Result<Option<GpuRuns>> {
+    let device = nqueens_count::gpu::available()?;
     let feeding = threads.iter().copied().max().unwrap_or(1);
-    let Some((mut runs, _)) = measure(a, feeding, Kernel::Gpu, None, bar, stop)? else {
+    let Some((mut runs, _)) = measure(a, feeding, Backend::Gpu, None, bar, stop)? else {
         return Ok(None);
     };
     let best = rows
@@ -179,7 +179,7 @@ pub fn on_gpu(
     let one = rows.iter().find(|r| r.threads == 1).unwrap_or(&rows[0]);
     runs.speedup = one.median_s / runs.median_s;
     runs.efficiency = runs.speedup * one.threads as f64 / feeding as f64;
-    Ok(Some(OnGpu {
+    Ok(Some(GpuRuns {
         device,
         against_cpu: runs.solutions_per_second / best,
         runs,

@@ -3,18 +3,25 @@
 
 use super::args::BenchArgs;
 use super::report;
-use super::results::Report;
-use crate::cli::output::{self, plot, Format, Target};
+use super::results::BenchReport;
+use crate::cli::output::{self, plot, ReportFormat, Target};
 use nqueens::Error;
 
 /// Where a benchmark's report and chart go, each checked before any run.
 pub struct Outputs {
     /// The format of stdout.
-    format: Format,
+    format: ReportFormat,
     /// `--export FILE` and the format written there.
-    export: Option<(Target, Format)>,
+    export: Option<ExportTo>,
     /// `--plot FILE.svg`.
     chart: Option<Target>,
+}
+
+/// `--export FILE`: where, and in which format.
+#[derive(Debug)]
+struct ExportTo {
+    target: Target,
+    format: ReportFormat,
 }
 
 impl Outputs {
@@ -22,32 +29,37 @@ impl Outputs {
     /// table on stdout and the file in the flag's format or its name's.
     pub fn of(a: &BenchArgs) -> anyhow::Result<Outputs> {
         let flag = if a.json {
-            Some(Format::Json)
+            Some(ReportFormat::Json)
         } else if a.csv {
-            Some(Format::Csv)
+            Some(ReportFormat::Csv)
         } else if a.markdown {
-            Some(Format::Markdown)
+            Some(ReportFormat::Markdown)
         } else {
             None
         };
         let export = match &a.export {
             Some(path) => {
-                let format = flag.or_else(|| Format::of_path(path)).ok_or_else(|| {
-                    Error::Usage(format!(
-                        "--export {}: give the format (--json, --csv or --markdown) or a file \
+                let format = flag
+                    .or_else(|| ReportFormat::of_path(path))
+                    .ok_or_else(|| {
+                        Error::Usage(format!(
+                            "--export {}: give the format (--json, --csv or --markdown) or a file \
                          name ending in .json, .csv, .md or .txt",
-                        path.display()
-                    ))
-                })?;
-                Some((Target::file(path, "export")?, format))
+                            path.display()
+                        ))
+                    })?;
+                Some(ExportTo {
+                    target: Target::file(path, "export")?,
+                    format,
+                })
             }
             None => None,
         };
         Ok(Outputs {
             format: if export.is_some() {
-                Format::Text
+                ReportFormat::Text
             } else {
-                flag.unwrap_or(Format::Text)
+                flag.unwrap_or(ReportFormat::Text)
             },
             export,
             chart: a.plot.as_deref().map(plot::chart_target).transpose()?,
@@ -55,7 +67,7 @@ impl Outputs {
     }
 
     /// Writes `report` to each output.
-    pub fn write(&self, report: &Report) -> anyhow::Result<()> {
+    pub fn write(&self, report: &BenchReport) -> anyhow::Result<()> {
         if let Some(chart) = &self.chart {
             let points: Vec<plot::BenchPoint> = report
                 .results
@@ -72,7 +84,7 @@ impl Outputs {
             let caption: Vec<String> = report::head(report).lines().map(str::to_string).collect();
             plot::bench(chart, &caption, &report.warnings, &points)?;
         }
-        if let Some((target, format)) = &self.export {
+        if let Some(ExportTo { target, format }) = &self.export {
             output::emit(report, *format, target)?;
         }
         output::print(report, self.format)

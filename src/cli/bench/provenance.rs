@@ -2,8 +2,8 @@
 //! build of nqueens ran it (its version and commit), and which vector build the counting code
 //! ran in.
 
-use nqueens::internals::quadrants::builds;
 use nqueens::{Algorithm, Kernel};
+use nqueens_count::quadrants::builds;
 use serde::Serialize;
 
 /// The build of nqueens that ran a benchmark.

@@ -2,7 +2,7 @@
 //! Markdown and CSV; JSON is the report serialized. Each format has its function, and
 //! [`output::Report`] hands them to the one output path.
 
-use super::results::{Report, Row};
+use super::results::{BenchReport, Row};
 use crate::cli::output::text::plural;
 use crate::cli::output::{self, json_line};
 use std::fmt::Write as _;
@@ -18,7 +18,7 @@ fn field(s: &str) -> String {
 
 /// One row per thread count, each with the machine and the workload it belongs to, so that
 /// the rows of several exports can be put in one table.
-fn csv(r: &Report) -> String {
+fn csv(r: &BenchReport) -> String {
     let mut s = String::from(
         "date,machine,logical_cores,vector_build,commit,n,algorithm,kernel,threads,split_depth,\
          median_s,min_s,max_s,speedup,efficiency,nodes_per_second,solutions_per_second\n",
@@ -54,7 +54,7 @@ fn csv(r: &Report) -> String {
 }
 
 /// The lines above the table: the workload and the machine.
-pub(super) fn head(r: &Report) -> String {
+pub(super) fn head(r: &BenchReport) -> String {
     let w = &r.workload;
     format!(
         "nqueens {} (commit {}) bench: count {} ({} algorithm, {} kernel), {} after {}, {}\n\
@@ -82,7 +82,7 @@ pub(super) fn head(r: &Report) -> String {
     )
 }
 
-fn markdown(r: &Report) -> String {
+fn markdown(r: &BenchReport) -> String {
     let mut s = String::new();
     for l in head(r).lines() {
         let _ = writeln!(s, "{l}  ");
@@ -103,7 +103,7 @@ fn markdown(r: &Report) -> String {
 }
 
 /// The lines below the table: the other binary's times beside this one's, and the warnings.
-fn tail(r: &Report) -> String {
+fn tail(r: &BenchReport) -> String {
     let mut s = format!(
         "\nheadline: {:.4e} solutions per second, at {} (the figure to compare machines by, \
          on the same workload)\n",
@@ -184,7 +184,7 @@ impl Row {
     }
 }
 
-fn text(r: &Report) -> String {
+fn text(r: &BenchReport) -> String {
     let mut s = head(r);
     s.push('\n');
     let _ = writeln!(
@@ -204,7 +204,7 @@ fn text(r: &Report) -> String {
     s + &tail(r)
 }
 
-impl output::Report for Report {
+impl output::Report for BenchReport {
     fn text(&self) -> String {
         text(self)
     }

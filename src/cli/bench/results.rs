@@ -24,7 +24,7 @@ impl Machine {
             model: super::provenance::cpu_model(),
             logical_cores: num_cpus::get(),
             physical_cores: num_cpus::get_physical(),
-            features: nqueens::internals::Build::richest().describe(),
+            features: nqueens_count::arch::Build::richest().describe(),
             os: std::env::consts::OS,
             arch: std::env::consts::ARCH,
         }
@@ -64,7 +64,7 @@ pub struct Row {
 
 /// The workload's runs on the GPU (`bench --gpu`), beside the CPU's best thread count.
 #[derive(Debug, Serialize)]
-pub struct OnGpu {
+pub struct GpuRuns {
     /// The GPU's name and architecture, as its driver gives them.
     pub device: String,
     /// The row of its runs: `threads` are the CPU threads that fed it.
@@ -83,7 +83,7 @@ pub struct Headline {
 
 /// The whole report (the JSON export).
 #[derive(Debug, Serialize)]
-pub struct Report {
+pub struct BenchReport {
     pub tool: &'static str,
     pub version: &'static str,
     /// When the benchmark ran (UTC, RFC 3339).
@@ -102,7 +102,7 @@ pub struct Report {
     pub compared_with: Option<[String; 2]>,
     /// The workload's runs on the GPU (`--gpu`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gpu: Option<OnGpu>,
+    pub gpu: Option<GpuRuns>,
     /// What the machine or the runs make doubtful (empty on a quiet machine).
     pub warnings: Vec<String>,
 }

@@ -6,9 +6,8 @@ use super::report::{CountReport, ShardOutput};
 use super::signals::{interrupted, watch_signals};
 use crate::cli::args::common::{EngineArgs, PlaceArgs};
 use crate::cli::args::parse::{parse_checkpoint_every, parse_n, parse_progress_every, parse_shard};
-use crate::cli::output::{self, stdout, Format, Target};
+use crate::cli::output::{self, stdout, ReportFormat, Target};
 use nqueens::longrun::distributed::shard::Shard;
-use nqueens::longrun::files::disk;
 use nqueens::longrun::{self, LongRun, Outcome};
 use nqueens::Error;
 use std::path::PathBuf;
@@ -99,7 +98,8 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             note!("{cost}");
         }
     }
-    let target = target_of(&a)?;
+    let long = LongRun::new(a.checkpoint.clone(), a.checkpoint_every, a.shard);
+    let target = target_of(&a, &long)?;
     let (cancel, which) = watch_signals()?;
     opts.cancel = Some(cancel);
     let view = ProgressView::new(a.n, a.progress, a.progress_every, a.quiet);
@@ -112,25 +112,22 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let long = LongRun::new(a.checkpoint.clone(), a.checkpoint_every, a.shard);
     let end = longrun::run(a.n, &opts, &long);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     match end {
         Ok(Outcome::Shard(r)) => {
-            output::emit(&ShardOutput(&r), Format::Json, &target)?;
-            if let (Target::Replace { .. }, Some(c)) = (&target, &a.checkpoint) {
-                // The result is in its file: the checkpoint (through a symlink, its target)
-                // and its lock go.
-                disk::remove_checkpoint(&disk::resolve(c).unwrap_or_else(|_| c.clone()));
+            output::emit(&ShardOutput(&r), ReportFormat::Json, &target)?;
+            if let Target::Replace { .. } = &target {
+                long.result_saved();
             }
             Ok(())
         }
         Ok(Outcome::Whole(t)) => {
             // The format of `-o FILE.json` is JSON, as `bench --export` takes it from the name.
-            let named = target.path().and_then(Format::of_path);
-            let format = Format::json_if(a.json || named == Some(Format::Json));
+            let named = target.path().and_then(ReportFormat::of_path);
+            let format = ReportFormat::json_if(a.json || named == Some(ReportFormat::Json));
             output::emit(&CountReport::new(&t, a.zero_based), format, &target)?;
             Ok(t.cross_check()?)
         }
@@ -143,12 +140,10 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
 /// or one that would overwrite the checkpoint, is found out now, not after the count. A shard's
 /// result is the JSON file `merge` reads: on a terminal, with no `-o` and no `--json`, it would
 /// be counted only to be lost, so that is refused too.
-fn target_of(a: &CountArgs) -> anyhow::Result<Target> {
+fn target_of(a: &CountArgs, long: &LongRun) -> anyhow::Result<Target> {
     match (&a.output, a.shard) {
         (Some(out), _) => {
-            if let Some(c) = &a.checkpoint {
-                disk::check_not_checkpoint(out, c)?;
-            }
+            long.check_output(out)?;
             Ok(Target::file(out, "result")?)
         }
         (None, Some(s)) if !a.json && stdout::is_terminal() => Err(Error::Usage(format!(

@@ -2,10 +2,10 @@
 //! a lifetime: a(N) (known, or projected) times the method's rough cost a solution, a scale
 //! from the performance log (docs/performance/log.md), never a measurement (`nqueens estimate N` measures).
 
-use nqueens::internals::LIFETIME_SECONDS;
 use nqueens::longrun::distributed::shard::Shard;
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Error};
+use nqueens_board::limits::LIFETIME_SECONDS;
 
 /// Counts cheaper than this many core-seconds start without a note.
 const QUIET_CORE_SECONDS: f64 = 600.0;
@@ -61,7 +61,7 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
     } = *c;
     // A board the method does not count is refused for that, not for its cost.
     if algorithm == Algorithm::Quadrants {
-        nqueens::internals::quadrants::applies(n).map_err(Error::Usage)?;
+        nqueens_count::quadrants::applies(n).map_err(Error::Usage)?;
     }
     if placed {
         return Ok(None);

@@ -5,7 +5,7 @@ use crate::cli::output::text::key_values;
 use crate::cli::output::{json_line, Report};
 use nqueens::longrun::files::result::ShardResult;
 use nqueens::oeis::Sequence;
-use nqueens::{Algorithm, Kernel, Totals};
+use nqueens::{Algorithm, Backend, Totals};
 use serde::Serialize;
 
 /// The result of `count`, as printed (`--json` serialises exactly these fields).
@@ -24,7 +24,7 @@ pub struct CountReport {
     /// The algorithm used (`plain`, `mirror`, `symmetric` backtracking, or `quadrants`).
     pub algorithm: Algorithm,
     /// The backtracking kernel used; null for the quadrant method, which has none.
-    pub kernel: Option<Kernel>,
+    pub kernel: Option<Backend>,
     /// All solutions: A000170(n).
     pub total: u128,
     /// A000170(n) from the table, or null when not known.
@@ -154,7 +154,7 @@ impl CountReport {
             if quadrants {
                 "quadrants (half-boards matched by their diagonals)".to_string()
             } else {
-                let kernel = self.kernel.map_or("none", Kernel::name);
+                let kernel = self.kernel.map_or("none", Backend::name);
                 format!("{} (kernel {kernel})", self.algorithm.name())
             },
         ));

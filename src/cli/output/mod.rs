@@ -1,5 +1,5 @@
 //! The one output path of every command: a command builds a report that implements
-//! [`Report`], and [`emit`] renders it in the format asked for ([`Format`]) and writes it to
+//! [`Report`], and [`emit`] renders it in the format asked for ([`ReportFormat`]) and writes it to
 //! its [`Target`] (stdout, or a file checked before the work starts). No command writes its
 //! result any other way. Streams (`list`, `trace`) write line by line through [`stdout`],
 //! which says how a stream ended. The charts of `bench --plot` and `table --plot` are in
@@ -36,32 +36,32 @@ pub trait Report {
 
 /// The formats a report is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum ReportFormat {
     Text,
     Json,
     Markdown,
     Csv,
 }
 
-impl Format {
+impl ReportFormat {
     /// JSON where `json` is asked for, else text.
-    pub fn json_if(json: bool) -> Format {
+    pub fn json_if(json: bool) -> ReportFormat {
         if json {
-            Format::Json
+            ReportFormat::Json
         } else {
-            Format::Text
+            ReportFormat::Text
         }
     }
 
     /// The format a file's name asks for: `.json`, `.csv`, `.md` (any case); `None` for any
     /// other name.
-    pub fn of_path(path: &std::path::Path) -> Option<Format> {
+    pub fn of_path(path: &std::path::Path) -> Option<ReportFormat> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
-            "json" => Some(Format::Json),
-            "csv" => Some(Format::Csv),
-            "md" | "markdown" => Some(Format::Markdown),
-            "txt" => Some(Format::Text),
+            "json" => Some(ReportFormat::Json),
+            "csv" => Some(ReportFormat::Csv),
+            "md" | "markdown" => Some(ReportFormat::Markdown),
+            "txt" => Some(ReportFormat::Text),
             _ => None,
         }
     }
@@ -75,12 +75,12 @@ pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<
 }
 
 /// `report` in `format`. A format the report does not offer is a usage error naming it.
-pub fn render(report: &dyn Report, format: Format) -> anyhow::Result<String> {
+pub fn render(report: &dyn Report, format: ReportFormat) -> anyhow::Result<String> {
     let offered = match format {
-        Format::Text => Some(report.text()),
-        Format::Json => Some(report.json()?),
-        Format::Markdown => report.markdown(),
-        Format::Csv => report.csv(),
+        ReportFormat::Text => Some(report.text()),
+        ReportFormat::Json => Some(report.json()?),
+        ReportFormat::Markdown => report.markdown(),
+        ReportFormat::Csv => report.csv(),
     };
     offered.ok_or_else(|| {
         Error::Usage(format!("this command has no {format:?} output").to_lowercase()).into()
@@ -88,13 +88,13 @@ pub fn render(report: &dyn Report, format: Format) -> anyhow::Result<String> {
 }
 
 /// Writes `report` in `format` to `target`: the one place a command's result is written.
-pub fn emit(report: &dyn Report, format: Format, target: &Target) -> anyhow::Result<()> {
+pub fn emit(report: &dyn Report, format: ReportFormat, target: &Target) -> anyhow::Result<()> {
     let text = render(report, format)?;
     target.write(&text)
 }
 
 /// Writes `report` in `format` to stdout.
-pub fn print(report: &dyn Report, format: Format) -> anyhow::Result<()> {
+pub fn print(report: &dyn Report, format: ReportFormat) -> anyhow::Result<()> {
     emit(report, format, &Target::Stdout)
 }
 

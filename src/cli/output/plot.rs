@@ -22,9 +22,16 @@ pub struct BenchPoint {
     pub efficiency: f64,
 }
 
-/// A panel of the benchmark chart: its title, its y axis, the top of that axis, and the value
-/// drawn.
-type Panel = (&'static str, &'static str, f64, fn(&BenchPoint) -> f64);
+/// A panel of the benchmark chart.
+struct Panel {
+    title: &'static str,
+    /// What its y axis measures.
+    y_desc: &'static str,
+    /// The top of that axis.
+    y_max: f64,
+    /// The value drawn of each point.
+    value: fn(&BenchPoint) -> f64,
+}
 
 fn failed(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io_failed(format!("cannot draw the chart {}: {e}", path.display()))
@@ -97,13 +104,24 @@ fn draw_bench(
     let s_max = points.iter().map(|p| p.speedup).fold(max_t, f64::max) * 1.1;
     let e_max = points.iter().map(|p| p.efficiency).fold(1.0, f64::max) * 110.0;
     let specs: [Panel; 3] = [
-        ("time (median, bars: min to max)", "seconds", t_max, |p| {
-            p.median
-        }),
-        ("speedup (dashed: ideal)", "speedup", s_max, |p| p.speedup),
-        ("parallel efficiency", "percent", e_max, |p| {
-            100.0 * p.efficiency
-        }),
+        Panel {
+            title: "time (median, bars: min to max)",
+            y_desc: "seconds",
+            y_max: t_max,
+            value: |p| p.median,
+        },
+        Panel {
+            title: "speedup (dashed: ideal)",
+            y_desc: "speedup",
+            y_max: s_max,
+            value: |p| p.speedup,
+        },
+        Panel {
+            title: "parallel efficiency",
+            y_desc: "percent",
+            y_max: e_max,
+            value: |p| 100.0 * p.efficiency,
+        },
     ];
     for (i, (area, spec)) in panels.iter().zip(specs).enumerate() {
         draw_panel(area, i, spec, x_range.clone(), points).map_err(|e| err(&e))?;
@@ -188,10 +206,16 @@ fn draw_sequence(
 fn draw_panel(
     area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
     i: usize,
-    (title, y_desc, y_max, value): Panel,
+    panel: Panel,
     x_range: std::ops::Range<f64>,
     points: &[BenchPoint],
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let Panel {
+        title,
+        y_desc,
+        y_max,
+        value,
+    } = panel;
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 15))
         .margin(12)

@@ -1,7 +1,7 @@
 //! `trace --animate`: each step redrawn in place on a terminal (ANSI cursor movement), the
 //! cursor hidden while it runs and shown again however it ends.
 
-use super::search::Search;
+use super::search::TracedSearch;
 use super::steps::draw;
 use crate::cli::output::stdout::{self, stream_end};
 use nqueens::solve::trace::Event;
@@ -32,7 +32,7 @@ fn check_height(n: u32) -> Result<(), Error> {
 }
 
 /// Step `step`'s frame: back up over the last one (from step 2), the board, then its line.
-fn frame(search: &Search, step: u64, e: &Event, board: &[Option<usize>]) -> String {
+fn frame(search: &TracedSearch, step: u64, e: &Event, board: &[Option<usize>]) -> String {
     let mut frame = String::new();
     if step > 1 {
         let _ = write!(frame, "\x1b[{}A", board.len() + FRAME_LINES - 1);
@@ -47,7 +47,7 @@ fn frame(search: &Search, step: u64, e: &Event, board: &[Option<usize>]) -> Stri
 
 /// Plays the trace of `search` on the terminal, `delay_ms` between frames, until it ends, its
 /// step limit, or Ctrl-C (or SIGTERM).
-pub(super) fn run(search: &Search, delay_ms: u64) -> anyhow::Result<()> {
+pub(super) fn run(search: &TracedSearch, delay_ms: u64) -> anyhow::Result<()> {
     check_height(search.n)?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {

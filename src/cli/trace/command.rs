@@ -1,7 +1,7 @@
 //! `nqueens trace N`: which way of showing the search runs, after the options are checked.
 
 use super::args::{TraceArgs, TraceFormat, TRACE_DRAW_MAX};
-use super::search::Search;
+use super::search::TracedSearch;
 use super::{animate, page, steps};
 use crate::cli::output::stdout;
 use nqueens::Error;
@@ -32,7 +32,7 @@ pub fn run_trace(a: TraceArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let search = Search::of(&a)?;
+    let search = TracedSearch::of(&a)?;
     if a.animate {
         if stdout::is_terminal() {
             return animate::run(&search, a.delay);

@@ -7,7 +7,7 @@ use nqueens::Error;
 use std::ops::ControlFlow;
 
 /// The search a trace shows, as every way of showing it needs it.
-pub(super) struct Search {
+pub(super) struct TracedSearch {
     /// The board size.
     pub(super) n: u32,
     /// The queens placed before the search (0-based), sorted by row.
@@ -24,14 +24,14 @@ pub(super) struct Search {
     pub(super) first_row: usize,
 }
 
-impl Search {
+impl TracedSearch {
     /// The search `a` asks for, its placed queens checked.
-    pub(super) fn of(a: &TraceArgs) -> Result<Search, Error> {
+    pub(super) fn of(a: &TraceArgs) -> Result<TracedSearch, Error> {
         let placed = a.place.queens(a.n as usize, Some(a.zero_based))?;
         let first_row = (0..a.n as usize)
             .find(|r| !placed.iter().any(|q| q.0 == *r))
             .unwrap_or(0);
-        Ok(Search {
+        Ok(TracedSearch {
             n: a.n,
             placed,
             all: a.all,

@@ -2,14 +2,14 @@
 //! `dots`), or JSON lines, streamed to stdout as the search goes, the summary last.
 
 use super::args::TraceFormat;
-use super::search::Search;
+use super::search::TracedSearch;
 use crate::cli::output::stdout::{self, stream_end};
 use nqueens::solve::trace::Event;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::ops::ControlFlow;
 
-impl Search {
+impl TracedSearch {
     /// Step `e` in words, rows and columns counted from 1 (or 0 with `--zero-based`).
     pub(super) fn describe(&self, e: &Event) -> String {
         let off = self.off;
@@ -106,7 +106,7 @@ fn json_line(step: u64, e: &Event, off: u64) -> String {
 /// Streams the trace of `search` to stdout in `format`, a line (and a board) per step, then
 /// the summary: on stdout for text, where a trace saved to a file keeps it; JSON lines stay
 /// events only, and a trace stopped by its step limit says so on stderr.
-pub(super) fn stream(search: &Search, format: TraceFormat) -> anyhow::Result<()> {
+pub(super) fn stream(search: &TracedSearch, format: TraceFormat) -> anyhow::Result<()> {
     let mut out = stdout::stream();
     let mut err: Option<std::io::Error> = None;
     let mut solutions = 0u64;

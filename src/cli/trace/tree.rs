@@ -1,7 +1,7 @@
 //! `nqueens tree N`: the number of nodes on each level of the backtracking tree.
 
 use crate::cli::args::parse::parse_n;
-use crate::cli::output::{self, Format};
+use crate::cli::output::{self, ReportFormat};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::solve::trace::tree;
 use std::fmt::Write as _;
@@ -42,7 +42,7 @@ pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
         levels,
         total,
     };
-    output::print(&out, Format::json_if(a.json))
+    output::print(&out, ReportFormat::json_if(a.json))
 }
 
 /// What `tree` prints: the nodes on each level of the backtracking tree.

@@ -9,7 +9,7 @@
 //! tests and scripts to read; `#step=K` at the end of its address opens it at step K.
 
 use super::args::TRACE_DRAW_MAX;
-use super::search::Search;
+use super::search::TracedSearch;
 use crate::cli::output::target::Target;
 use nqueens::solve::trace::Event;
 use nqueens::Error;
@@ -81,7 +81,7 @@ fn fill(title: &str, subtitle: &str, data: &Data) -> anyhow::Result<String> {
 /// `trace --format html`: the page of `search`, written to `output` (or stdout). The file
 /// is checked before the search and the page built whole before anything is written; a trace
 /// longer than [`MAX_PAGE_STEPS`] is refused, nothing written.
-pub(super) fn trace_page(search: &Search, output: Option<&Path>) -> anyhow::Result<()> {
+pub(super) fn trace_page(search: &TracedSearch, output: Option<&Path>) -> anyhow::Result<()> {
     let target = match output {
         Some(p) => Target::file(p, "page")?,
         None => Target::Stdout,

@@ -1,0 +1,95 @@
+//! The layers depend one way. Each layer is a crate of the workspace, and the compiler refuses
+//! a path into a crate that is not a dependency; this check keeps the dependencies themselves
+//! pointing down: a package's `Cargo.toml` names only the layers below it ([`LAYERS`]), and a
+//! dev-dependency (for tests) may also name a layer beside it, never one above.
+
+use crate::{Problem, Tree};
+
+/// Each package of the workspace and its floor, from the bottom: a package may depend on a
+/// package of a lower floor only.
+pub const LAYERS: &[(&str, u32)] = &[
+    ("nqueens-board", 0),
+    ("nqueens-gpu-port", 0),
+    ("nqueens-solve", 1),
+    ("nqueens-count", 1),
+    ("nqueens-longrun", 2),
+    ("nqueens", 3),
+];
+
+fn floor(package: &str) -> Option<u32> {
+    LAYERS.iter().find(|(p, _)| *p == package).map(|&(_, f)| f)
+}
+
+pub fn check(tree: &Tree) -> Vec<Problem> {
+    let mut found = Vec::new();
+    for (path, text) in &tree.manifests {
+        found.extend(check_manifest(path, text));
+    }
+    found
+}
+
+/// The problems of one `Cargo.toml`: every layer it names that is not below it.
+fn check_manifest(path: &str, text: &str) -> Vec<Problem> {
+    let mut found = Vec::new();
+    let mut package = None;
+    let mut section = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            section = line.trim_matches(['[', ']']).to_string();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().trim_end_matches(".workspace").trim();
+        if section == "package" && key == "name" {
+            package = Some(value.trim().trim_matches('"').to_string());
+            continue;
+        }
+        let dev = section.ends_with("dev-dependencies");
+        if !section.ends_with("dependencies") {
+            continue;
+        }
+        let (Some(own), Some(theirs)) = (package.as_deref().and_then(floor), floor(key)) else {
+            continue;
+        };
+        if theirs < own || (dev && theirs == own) {
+            continue;
+        }
+        found.push(Problem {
+            check: "layers",
+            place: format!("{path}:{}", i + 1),
+            message: format!(
+                "{} depends on {key}, which is not below it: the layers, from the bottom, \
+                 are board; solve and count; longrun; nqueens (CONTRIBUTING.md)",
+                package.as_deref().unwrap_or("this package"),
+            ),
+        });
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layer_that_depends_upward_is_named() {
+        let solve = "[package]\nname = \"nqueens-solve\"\n\n[dependencies]\n\
+                     nqueens-board.workspace = true\nnqueens-count.workspace = true\n";
+        let found = check_manifest("crates/solve/Cargo.toml", solve);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].place, "crates/solve/Cargo.toml:6");
+        assert!(found[0].message.contains("nqueens-count"));
+    }
+
+    #[test]
+    fn tests_may_use_a_layer_beside_but_not_above() {
+        let count = "[package]\nname = \"nqueens-count\"\n\n[dev-dependencies]\n\
+                     nqueens-solve.workspace = true\nnqueens-longrun = { path = \"../longrun\" }\n";
+        let found = check_manifest("crates/count/Cargo.toml", count);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].place, "crates/count/Cargo.toml:6");
+    }
+}

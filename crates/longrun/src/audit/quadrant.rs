@@ -1,0 +1,299 @@
+//! The audit of a quadrant method's file: its sampled tasks recounted by the method in another
+//! build (or in the file's own, or by backtracking), and slices of them counted both by the
+//! method and by backtracking ([`SliceCheck`]).
+
+use super::draw::SplitMix;
+use super::recorded::Recorded;
+use super::recount::recount;
+use super::report::{file_audit, FewerSlices, FileAudit, QuadrantRecount, Recount, SliceCheck};
+use super::state::Auditor;
+use nqueens_board::error::{Error, Result};
+use nqueens_count::arch::Build;
+use nqueens_count::engine::pool;
+use nqueens_count::memory;
+use nqueens_count::quadrants::audit::slice::{self, Slice};
+use nqueens_count::quadrants::{builds, BuildCap, Quadrants};
+use nqueens_count::tally::Tally;
+use nqueens_count::{Job, Options};
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The build to recount file `f`'s tasks in: for [`QuadrantRecount::SameMethod`] the one the
+/// file records (this CPU's richest where it records none this CPU runs); else the richest
+/// this CPU runs that the file does not record (where the file records none, one poorer than
+/// this CPU's richest: the file was likely counted in the richest of a CPU like it).
+fn recount_build(f: &Recorded, how: QuadrantRecount, cap: Option<BuildCap>) -> Build {
+    // The builds this CPU runs, up to the cap asked for (`NQUEENS_QUADRANT_BUILD`).
+    let here: Vec<Build> = builds()
+        .into_iter()
+        .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b).is_some_and(|c| c <= cap)))
+        .collect();
+    let richest = *here.last().expect("the portable build");
+    let recorded: Vec<&str> = f.counted_by().iter().map(|c| c.build.as_str()).collect();
+    match how {
+        QuadrantRecount::SameMethod => here
+            .iter()
+            .rev()
+            .copied()
+            .find(|b| recorded.contains(&b.name()))
+            .unwrap_or(richest),
+        _ if recorded.is_empty() => here.iter().rev().nth(1).copied().unwrap_or(richest),
+        _ => here
+            .iter()
+            .rev()
+            .copied()
+            .find(|b| !recorded.contains(&b.name()))
+            .unwrap_or(richest),
+    }
+}
+
+/// Recounts the tasks `ids` of quadrant method file `f` as `how` says, drawing slices with
+/// the auditor's seed into its report; returns the recounted tallies, by id, and how it
+/// recounted. The recounting plan is set up once for all the files of a plan.
+pub(super) fn recount_quadrants(
+    a: &mut Auditor,
+    f: &Recorded,
+    ids: &[u32],
+    how: Recount,
+) -> Result<(Vec<(u32, Tally)>, FileAudit)> {
+    let opts = a.opts;
+    let named = |e: Error| Error::Input(format!("{}: {e}", f.name));
+    let fingerprint = &f.plan().fingerprint;
+    if how.quadrants == QuadrantRecount::Backtracking {
+        let counter = a.counter(format!("{fingerprint} backtracking"), || {
+            Ok(Job::recounting(f.plan(), opts, false)
+                .map_err(named)?
+                .counter())
+        })?;
+        let got = recount(counter, ids, opts)?;
+        let audit = file_audit(f, ids, "backtracking by row set".into(), false);
+        return Ok((got, audit));
+    }
+    let build = recount_build(f, how.quadrants, opts.quadrants.build);
+    let key = format!("{fingerprint} quadrants {}", build.name());
+    let q = match a.quadrants.iter().find(|(k, _)| *k == key) {
+        Some((_, q)) => q.clone(),
+        None => {
+            let settings = opts
+                .quadrants
+                .for_plan(f.plan().n, fingerprint)
+                .in_build(build.name().parse::<BuildCap>().ok());
+            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+            let q = Quadrants::within(f.plan().n, opts.resolved_threads(), limit, &settings)?;
+            f.plan()
+                .check_fingerprint(&q.id().fingerprint)
+                .map_err(named)?;
+            let q = Arc::new(q);
+            a.quadrants.push((key, q.clone()));
+            q
+        }
+    };
+    let got = recount(q.clone(), ids, opts)?;
+    if how.quadrants == QuadrantRecount::OtherBuild {
+        file_slices(&q, f, ids, how.slices, opts.resolved_threads(), a)?;
+    }
+    let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
+    Ok((got, audit))
+}
+
+/// How many slices per slice asked for may draw to find one that holds solutions (slices of a
+/// small board often hold none, and one that holds none checks little).
+const DRAWS: usize = 64;
+
+/// A slice drawn, counted by backtracking.
+struct Drawn {
+    slice: Slice,
+    backtracking: u128,
+    seconds: f64,
+}
+
+/// Up to `want` distinct slices of task `task`, none of them in `taken`, drawn with `mix`:
+/// each one asked for is drawn up to `draws` times ([`DRAWS`], or 1 for a task that records
+/// no solution) and counted by backtracking, and the first that holds solutions is kept (the
+/// last drawn where none does). FewerSlices where the draws find no more distinct slices (a task
+/// with few row sets and placements).
+fn draw_task(
+    q: &Quadrants,
+    task: u32,
+    draws: usize,
+    want: usize,
+    mix: &mut SplitMix,
+    taken: &[Slice],
+) -> Result<Vec<Drawn>> {
+    let mut out: Vec<Drawn> = Vec::new();
+    let mut misses = 0;
+    while out.len() < want && misses < 16 * want {
+        let mut kept: Option<Drawn> = None;
+        for _ in 0..draws {
+            let new = |s: &Slice| {
+                !taken.contains(s)
+                    && !out.iter().any(|d| d.slice == *s)
+                    && kept.as_ref().is_none_or(|k| k.slice != *s)
+            };
+            let Some(s) = slice::draw(q, task, &mut || mix.next()).filter(new) else {
+                misses += 1;
+                continue;
+            };
+            let start = Instant::now();
+            let backtracking = slice::by_backtracking(q, &s)?;
+            let seconds = start.elapsed().as_secs_f64();
+            kept = Some(Drawn {
+                slice: s,
+                backtracking,
+                seconds,
+            });
+            if backtracking > 0 {
+                break;
+            }
+        }
+        out.extend(kept);
+    }
+    Ok(out)
+}
+
+/// Whether any of the slices holds a solution.
+fn any_solutions(d: &[Drawn]) -> bool {
+    d.iter().any(|d| d.backtracking > 0)
+}
+
+/// The slices of the recounted tasks `ids` of file `f`, counted both ways: `per_task` distinct
+/// slices of each task ([`draw_task`]); where a task can have no slice that holds solutions
+/// (it has no slice, its row sets dropped by symmetry, or it records no solution), the slices
+/// of another of the file's tasks with solutions, named as drawn for it; a task with fewer
+/// distinct slices than asked is named in `fewer`.
+fn file_slices(
+    q: &Quadrants,
+    f: &Recorded,
+    ids: &[u32],
+    per_task: usize,
+    threads: usize,
+    a: &mut Auditor,
+) -> Result<()> {
+    let with_solutions = &f.with_solutions;
+    let mut taken: Vec<Slice> = Vec::new();
+    for &task in ids {
+        // A task that records no solution has no slice that holds one: no draws again.
+        let records = with_solutions.binary_search(&task).is_ok();
+        let draws = if records { DRAWS } else { 1 };
+        let mut drawn = draw_task(q, task, draws, per_task, &mut a.mix, &taken)?;
+        let mut drawn_for = None;
+        // Another task's slices only where this task's can hold no solution.
+        let none_here = drawn.is_empty() || !records;
+        for _ in 0..4 {
+            if !none_here || any_solutions(&drawn) || with_solutions.is_empty() {
+                break;
+            }
+            let other = with_solutions[(a.mix.next() % with_solutions.len() as u64) as usize];
+            let theirs = draw_task(q, other, DRAWS, per_task, &mut a.mix, &taken)?;
+            if any_solutions(&theirs) {
+                (drawn, drawn_for) = (theirs, Some(task));
+            }
+        }
+        if drawn.len() < per_task {
+            a.report.fewer.push(FewerSlices {
+                file: f.name.clone(),
+                task: drawn.first().map_or(task, |d| d.slice.task),
+                slices: drawn.len(),
+            });
+        }
+        for d in drawn {
+            taken.push(d.slice.clone());
+            a.report
+                .slices
+                .push(check_slice(q, &f.name, threads, d, drawn_for)?);
+        }
+    }
+    Ok(())
+}
+
+/// Slice `d` of file `file` (drawn for task `drawn_for` where that task has none), counted by
+/// the method too, on `threads` threads (a large slice's sieve is shared by them, as a
+/// task's is).
+fn check_slice(
+    q: &Quadrants,
+    file: &str,
+    threads: usize,
+    d: Drawn,
+    drawn_for: Option<u32>,
+) -> Result<SliceCheck> {
+    let start = Instant::now();
+    let method = pool(threads)?.install(|| slice::by_method(q, &d.slice))?;
+    Ok(SliceCheck {
+        file: file.to_string(),
+        slice: d.slice,
+        drawn_for,
+        method,
+        backtracking: d.backtracking,
+        agrees: method == d.backtracking,
+        method_seconds: start.elapsed().as_secs_f64(),
+        backtracking_seconds: d.seconds,
+    })
+}
+
+/// Slices of the plan of an `n` board, without a file: what `audit --plan` runs (how long a
+/// slice takes, and whether the method agrees with backtracking, at any N).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanSlices {
+    /// Every slice, counted both ways.
+    pub slices: Vec<SliceCheck>,
+    /// The tasks with fewer distinct slices than asked for.
+    pub fewer: Vec<FewerSlices>,
+}
+
+/// `tasks` distinct tasks of the plan of an `n` board drawn at random (`seed`), `slices`
+/// distinct slices of each (`draw_task`: slices that hold solutions preferred), each
+/// counted both ways. Tasks without a slice are passed over, and tasks whose slices hold no
+/// solution taken only where too few others were found.
+pub fn slices_of_plan(
+    n: u32,
+    tasks: usize,
+    slices: usize,
+    seed: u64,
+    opts: &Options,
+) -> Result<PlanSlices> {
+    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+    let q = Quadrants::within(n, opts.resolved_threads(), limit, &opts.quadrants)?;
+    let mut mix = SplitMix(seed);
+    let name = format!("plan of N = {n}");
+    let rows = nqueens_count::engine::Counter::tasks(&q)
+        .saturating_sub(1)
+        .max(1);
+    let (mut good, mut empty) = (Vec::new(), Vec::new());
+    let mut tried = std::collections::HashSet::new();
+    for _ in 0..64 * tasks.max(1) {
+        if good.len() == tasks || tried.len() as u64 == rows as u64 {
+            break;
+        }
+        let task = (mix.next() % rows as u64) as u32;
+        if !tried.insert(task) {
+            continue;
+        }
+        let drawn = draw_task(&q, task, DRAWS, slices, &mut mix, &[])?;
+        match (drawn.is_empty(), any_solutions(&drawn)) {
+            (true, _) => {}
+            (false, true) => good.push((task, drawn)),
+            (false, false) => empty.push((task, drawn)),
+        }
+    }
+    let short = tasks.saturating_sub(good.len());
+    good.extend(empty.into_iter().take(short));
+    let mut out = PlanSlices {
+        slices: Vec::new(),
+        fewer: Vec::new(),
+    };
+    for (task, drawn) in good {
+        if drawn.len() < slices {
+            out.fewer.push(FewerSlices {
+                file: name.clone(),
+                task,
+                slices: drawn.len(),
+            });
+        }
+        for d in drawn {
+            out.slices
+                .push(check_slice(&q, &name, opts.resolved_threads(), d, None)?);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,67 @@
+//! What an audit under way holds: its sample and seed, its report so far, and the plans and
+//! recounting counters it has set up, each once for all the files of its plan.
+
+use super::draw::{Sample, SplitMix};
+use super::report::{AuditReport, Recount};
+use crate::files::check::PlanCheck;
+use nqueens_board::error::Result;
+use nqueens_count::engine::Counter;
+use nqueens_count::plan_id::PlanId;
+use nqueens_count::quadrants::Quadrants;
+use nqueens_count::Options;
+use std::sync::Arc;
+
+/// An audit under way: files given one at a time ([`Auditor::add`]); each plan is rebuilt,
+/// and each recounting counter set up, once for all the files of that plan, not once per file.
+pub struct Auditor<'a> {
+    pub(super) sample: Sample,
+    pub(super) how: Recount,
+    pub(super) opts: &'a Options,
+    pub(super) mix: SplitMix,
+    pub(super) report: AuditReport,
+    /// The plans met so far, rebuilt (a run's files are of one).
+    pub(super) plans: Vec<(PlanId, PlanCheck)>,
+    /// The counters that recount, by what they recount (plan, and build or kernel).
+    pub(super) counters: Vec<(String, Arc<dyn Counter>)>,
+    /// The quadrant method's recounting plans, by plan and build.
+    pub(super) quadrants: Vec<(String, Arc<Quadrants>)>,
+}
+
+impl<'a> Auditor<'a> {
+    /// An audit that recounts `sample` of each file's tasks (chosen by `seed`) as `how` says.
+    pub fn new(sample: Sample, seed: u64, how: Recount, opts: &'a Options) -> Auditor<'a> {
+        Auditor {
+            sample,
+            how,
+            opts,
+            mix: SplitMix(seed),
+            report: AuditReport {
+                files: 0,
+                recorded: 0,
+                recounted: 0,
+                seed,
+                audits: Vec::new(),
+                differences: Vec::new(),
+                slices: Vec::new(),
+                fewer: Vec::new(),
+            },
+            plans: Vec::new(),
+            counters: Vec::new(),
+            quadrants: Vec::new(),
+        }
+    }
+
+    /// The counter `key` names, made by `make` the first time it is asked for.
+    pub(super) fn counter(
+        &mut self,
+        key: String,
+        make: impl FnOnce() -> Result<Arc<dyn Counter>>,
+    ) -> Result<Arc<dyn Counter>> {
+        if let Some((_, c)) = self.counters.iter().find(|(k, _)| *k == key) {
+            return Ok(c.clone());
+        }
+        let c = make()?;
+        self.counters.push((key, c.clone()));
+        Ok(c)
+    }
+}
