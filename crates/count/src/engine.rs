@@ -11,8 +11,8 @@
 use super::spread::{as_runner, Run};
 use super::tally::Tally;
 use nqueens_board::error::{Error, Result};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A counting method's task counter: the tasks of one plan, each counted on its own.
@@ -194,16 +194,43 @@ pub fn default_threads() -> usize {
 
 pub use nqueens_board::limits::MAX_THREADS;
 
-/// Builds a rayon pool of exactly `threads` workers (1..=[`MAX_THREADS`]).
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+/// The pool of exactly `threads` workers (1..=[`MAX_THREADS`]) that every run of the engine
+/// on that many threads shares: built the first time it is asked for, and kept for the rest of
+/// the process, so that a command that counts many small runs (an audit of thousands of
+/// one-task files, a table, a benchmark) starts its threads once, not once per run.
+pub fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(Error::Threads(threads));
     }
+    static POOLS: Mutex<Vec<Arc<rayon::ThreadPool>>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(new_pool(threads)?);
+    pools.push(Arc::clone(&p));
+    Ok(p)
+}
+
+/// A new pool of `threads` workers, its threads counted ([`threads_started`]).
+fn new_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-{i}"))
+        .start_handler(|_| {
+            STARTED.fetch_add(1, Ordering::Relaxed);
+        })
         .build()
         .map_err(|e| Error::Pool(e.to_string()))
+}
+
+/// The worker threads the engine's pools started.
+static STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many worker threads the engine's pools have started in this process: what a test
+/// checks to see that a command builds one pool, not one per run or per task.
+pub fn threads_started() -> usize {
+    STARTED.load(Ordering::Relaxed)
 }
 
 /// How many tasks per worker takes at once: enough for the batched kernels to keep their lanes
@@ -216,7 +243,7 @@ fn batch_size(tasks: usize, threads: usize) -> usize {
 /// counted or `stop` is raised: detached, so that a cancelled run returns without waiting for
 /// the tasks in flight.
 fn start_runners(
-    pool: rayon::ThreadPool,
+    pool: &rayon::ThreadPool,
     counter: Arc<dyn Counter>,
     todo: Vec<u32>,
     stop: Arc<AtomicBool>,
@@ -230,37 +257,35 @@ fn start_runners(
         None if counter.spreads() => batch_size(todo.len(), threads),
         None => batch_size(counter.tasks(), threads),
     };
-    std::thread::spawn(move || {
-        let run = Arc::new(Run::new(todo.len()));
-        // One runner a worker, each taking the next batch of tasks until none is left: no
-        // task waits in a worker's queue, so a worker that waits inside a task (for a part
-        // of its work another took) can only take other tasks' parts, never start a task on
-        // top of its own; and a worker with no task left helps the tasks still running (a
-        // method spreads a task's work with rayon once every task is taken:
-        // `spread::spare_workers`).
-        pool.broadcast(|_| {
-            as_runner(&run, || {
-                while let Some(at) = run.take(batch) {
-                    if stop.load(Ordering::Relaxed) {
+    let run = Arc::new(Run::new(todo.len()));
+    // One runner a worker, each taking the next batch of tasks until none is left: no task
+    // waits in a worker's queue, so a worker that waits inside a task (for a part of its work
+    // another took) can only take other tasks' parts, never start a task on top of its own;
+    // and a worker with no task left helps the tasks still running (a method spreads a task's
+    // work with rayon once every task is taken: `spread::spare_workers`). The runners are
+    // started without waiting for them, so that a cancelled run returns at once.
+    pool.spawn_broadcast(move |_| {
+        as_runner(&run, || {
+            while let Some(at) = run.take(batch) {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let ids = &todo[at];
+                match counter.count(ids) {
+                    Ok(tallies) => {
+                        for (&id, t) in ids.iter().zip(tallies) {
+                            let _ = tx.send(Ok((id, t)));
+                        }
+                    }
+                    Err(e) => {
+                        // No other worker starts a batch: the run ends with this.
+                        stop.store(true, Ordering::SeqCst);
+                        let _ = tx.send(Err(e));
                         return;
                     }
-                    let ids = &todo[at];
-                    match counter.count(ids) {
-                        Ok(tallies) => {
-                            for (&id, t) in ids.iter().zip(tallies) {
-                                let _ = tx.send(Ok((id, t)));
-                            }
-                        }
-                        Err(e) => {
-                            // No other worker starts a batch: the run ends with this.
-                            stop.store(true, Ordering::SeqCst);
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    }
                 }
-            })
-        });
+            }
+        })
     });
 }
 
@@ -274,7 +299,16 @@ pub fn run(
     observer: &mut dyn Observer,
 ) -> Result<RunSummary> {
     let start = Instant::now();
-    let pool = pool(threads)?;
+    let shared = pool(threads)?;
+    // A run started on a worker of its own pool would wait for runners that worker must run:
+    // it gets a pool of its own.
+    let private;
+    let pool = if shared.current_thread_index().is_some() {
+        private = new_pool(threads)?;
+        &private
+    } else {
+        &*shared
+    };
     let expected = todo.len();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Result<(u32, Tally)>>();
