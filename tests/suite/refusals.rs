@@ -104,7 +104,7 @@ fn parsers_survive_random_and_mutated_input() {
         "{\"n\":4,\"solution\":[2,4,1,3]}\n",
         "| Q |   |\n+---+---+\n",
         r#"{"format":"nqueens-shard","version":3,"n":8,"algorithm":"plain","split_depth":1,"placed":[],"fingerprint":"0","shard":{"index":0,"count":1},"tasks":1,"plan_tasks":1,"counts":{"total":1,"classes":null,"nodes":1},"kernel":"wide","threads":1,"seconds":0.1,"done":[{"id":0,"counts":{"total":1,"classes":null,"nodes":1}}],"checksum":""}"#,
-        r#"{"format":"nqueens-checkpoint","version":2,"n":8,"algorithm":"plain","split_depth":1,"placed":[],"fingerprint":"0","shard":null,"tasks":1,"done":[],"checksum":""}"#,
+        r#"{"format":"nqueens-checkpoint","version":3,"n":8,"algorithm":"plain","split_depth":1,"placed":[],"fingerprint":"0","shard":null,"tasks":1,"done":[],"checksum":""}"#,
     ];
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move || {

@@ -1,7 +1,6 @@
 //! Checkpoints: the finished tasks of a count, saved so an interrupted count can resume.
 //!
-//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 3; version 2, without
-//! `counted_by`, is read too):
+//! A checkpoint is one JSON object (format `"nqueens-checkpoint"`, version 3):
 //!
 //! ```json
 //! {"format":"nqueens-checkpoint","version":2,"n":14,"algorithm":"symmetric","split_depth":2,
@@ -37,8 +36,9 @@ pub const FORMAT: &str = "nqueens-checkpoint";
 /// The checkpoint format's version (3: `counted_by`).
 pub const VERSION: u32 = 3;
 
-/// The oldest version read (2: no `counted_by`).
-pub const OLDEST_VERSION: u32 = 2;
+/// The oldest version read: this one (version 2, without `counted_by`, is no longer read:
+/// no published file needs it).
+pub const OLDEST_VERSION: u32 = 3;
 
 /// A checkpoint file's contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ pub struct Checkpoint {
     pub tasks: usize,
     /// The finished tasks, by id.
     pub done: Vec<Done>,
-    /// Which build, CPU and host counted how many of them (none in a version 2 file).
+    /// Which build, CPU and host counted how many of them.
     #[serde(default)]
     pub counted_by: Vec<CountedBy>,
     /// The wall seconds the runs that saved this checkpoint spent counting, added up (none
