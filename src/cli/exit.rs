@@ -112,6 +112,29 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+/// The first stopping signal this process was sent, 0 while none.
+static SIGNALLED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Notes that stopping signal `signal` came (the first one is kept). It only stores an
+/// atomic, so a signal handler may call it.
+pub fn note_signal(signal: u8) {
+    let _ = SIGNALLED.compare_exchange(
+        0,
+        signal,
+        std::sync::atomic::Ordering::SeqCst,
+        std::sync::atomic::Ordering::SeqCst,
+    );
+}
+
+/// The first stopping signal this process was sent, if one was: what a wait (for a FIFO's
+/// reader) checks, so that a signal ends it.
+pub fn signalled() -> Option<u8> {
+    match SIGNALLED.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
 /// A count stopped by a signal: says what was kept, and exits with the signal's code.
 #[derive(Debug)]
 pub struct Interrupted {

@@ -258,3 +258,95 @@ fn a_list_that_is_not_one_path_per_line_is_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `-o /dev/stdout` (and `/dev/fd/N`, `/proc/self/fd/N`) is written through the descriptor the
+/// shell opened: into a log opened for appending, the result follows what the log held, and
+/// what the shell writes after it follows the result; the log is never replaced.
+#[test]
+fn a_result_to_dev_stdout_is_written_through_the_descriptor() {
+    let dir = tmpdir("dev-stdout");
+    let log = dir.join("run.log");
+    std::fs::write(&log, "earlier\n").unwrap();
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_nqueens"));
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        let script = format!(
+            "( '{}' count 8 --json -o {name}; echo later ) >> '{}'",
+            bin.display(),
+            log.display()
+        );
+        let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
+        assert!(status.success(), "{name}");
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines[0], "earlier");
+    for pair in lines[1..].chunks(2) {
+        assert!(pair[0].contains("\"total\":92"), "{text}");
+        assert_eq!(pair[1], "later");
+    }
+    // A descriptor that is not open for writing is refused before the work.
+    let out = nqueens()
+        .args(["count", "8", "-o", "/dev/fd/9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A FIFO named by `-o` and swapped for a link to another file while the count runs is not
+/// written through: the count refuses at the end, naming it, and the file the link points at
+/// is left as it was.
+#[test]
+fn a_fifo_swapped_for_a_link_during_the_count_is_not_written_through() {
+    let dir = tmpdir("fifo-swap");
+    let fifo = dir.join("out.json");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me whole\n").unwrap();
+    mkfifo(&fifo);
+    let child = common::bin()
+        .args(["count", "8", "--json", "-t", "1", "-o"])
+        .arg(&fifo)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The count of 8 ends at once; then it waits for a reader of the FIFO, which never comes.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::fs::remove_file(&fifo).unwrap();
+    symlink(&victim, &fifo).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no longer the device or pipe"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me whole\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A count whose `-o` FIFO has no reader waits for one, and SIGTERM ends the wait: exit 143,
+/// one line saying the result was not written.
+#[test]
+fn a_signal_ends_the_wait_for_a_fifos_reader() {
+    let dir = tmpdir("fifo-signal");
+    let fifo = dir.join("out.json");
+    mkfifo(&fifo);
+    let child = common::bin()
+        .args(["count", "8", "-t", "1", "-o"])
+        .arg(&fifo)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("waiting for a reader"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,7 +2,7 @@
 //! finished; a second does not cut a file write short; a third ends the process at once,
 //! outside a file write.
 
-use crate::cli::exit::Interrupted;
+use crate::cli::exit::{self, Interrupted};
 use nqueens::longrun::files::disk;
 use nqueens::Error;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -33,6 +33,7 @@ pub fn watch_signals() -> anyhow::Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
                 which.store(sig as usize, Ordering::SeqCst);
             }
             cancel.store(true, Ordering::SeqCst);
+            exit::note_signal(sig as u8);
             if seen.load(Ordering::SeqCst) >= 3 && !disk::writing() {
                 signal_hook::low_level::exit(128 + sig);
             }

@@ -4,16 +4,23 @@
 //!
 //! A file is replaced atomically (a temporary file beside it, flushed, renamed over it), and
 //! only a regular file is ever replaced: a symlink is written through to the file it points
-//! to; a character device or a pipe (`-o /dev/stdout`, `-o /dev/null`, a FIFO) is written
-//! into as the shell's `>` would; a directory, a socket, a block device and a symlink to
-//! nothing are refused.
+//! to; a character device or a pipe (`-o /dev/null`, a FIFO) is written into as the shell's
+//! `>` would, once it is checked to be the same file it was when the work began; one of this
+//! process's own descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`)
+//! is written through that descriptor, appending where it appends, whatever it is open on;
+//! a directory, a socket, a block device and a symlink to nothing are refused. A wait for a
+//! FIFO's reader ends when a signal stops the command.
 
 use super::stdout;
+use crate::cli::exit::{self, Interrupted};
 use nqueens::longrun::files::disk;
 use nqueens::Error;
+use std::fs::File;
 use std::io::Write;
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::io::FromRawFd;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Where a command's result is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,13 +37,58 @@ pub enum Target {
         what: String,
     },
     /// A character device or a pipe, written into as `>` would.
-    Stream(PathBuf),
+    Stream {
+        /// The name as given.
+        given: PathBuf,
+        /// Where its links lead: what is opened, without following a link, at the end.
+        file: PathBuf,
+        /// The device and inode it was when checked: it must still be that file.
+        id: (u64, u64),
+    },
+    /// One of this process's open descriptors (`/dev/stdout`, `/dev/fd/3`), written through.
+    Descriptor {
+        /// The name as given.
+        given: PathBuf,
+        /// The descriptor.
+        fd: i32,
+    },
+}
+
+/// The descriptor of this process that `path` names, as the kernel's `/dev/std*`,
+/// `/dev/fd/N` and `/proc/self/fd/N` do: what a shell's redirection opened, which a result
+/// is written into rather than replaced.
+fn own_descriptor(path: &Path) -> Option<i32> {
+    let name = path.to_str()?;
+    let fd = match name {
+        "/dev/stdin" => 0,
+        "/dev/stdout" => 1,
+        "/dev/stderr" => 2,
+        _ => name
+            .strip_prefix("/dev/fd/")
+            .or_else(|| name.strip_prefix("/proc/self/fd/"))?
+            .parse()
+            .ok()?,
+    };
+    Some(fd)
 }
 
 impl Target {
     /// `path` checked as a place for `what` (`result`, `export`, `chart`), before the work.
     pub fn file(path: &Path, what: &str) -> Result<Target, Error> {
         let name = path.display();
+        if let Some(fd) = own_descriptor(path) {
+            // SAFETY: F_GETFL reads the flags of a descriptor, or fails where it is not open.
+            let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+            if flags < 0 || flags & libc::O_ACCMODE == libc::O_RDONLY {
+                return Err(Error::Usage(format!(
+                    "{what} {name}: descriptor {fd} is not open for writing in this process"
+                )));
+            }
+            return Ok(Target::Descriptor {
+                given: path.to_path_buf(),
+                fd,
+            });
+        }
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => Err(Error::Usage(format!(
                 "{what} {name} is a directory: give a file name, e.g. {name}/{what}.json"
@@ -52,7 +104,13 @@ impl Target {
                 })
             }
             Ok(m) if m.file_type().is_char_device() || m.file_type().is_fifo() => {
-                Ok(Target::Stream(path.to_path_buf()))
+                let file = std::fs::canonicalize(path)
+                    .map_err(|e| Error::io(format!("cannot read {what} {name}"), e))?;
+                Ok(Target::Stream {
+                    given: path.to_path_buf(),
+                    file,
+                    id: (m.dev(), m.ino()),
+                })
             }
             Ok(_) => Err(Error::Usage(format!(
                 "{what} {name} is neither a regular file, a character device nor a pipe (a \
@@ -95,8 +153,9 @@ impl Target {
     pub fn path(&self) -> Option<&Path> {
         match self {
             Target::Stdout => None,
-            Target::Replace { given, .. } => Some(given),
-            Target::Stream(p) => Some(p),
+            Target::Replace { given, .. }
+            | Target::Stream { given, .. }
+            | Target::Descriptor { given, .. } => Some(given),
         }
     }
 
@@ -105,17 +164,93 @@ impl Target {
         match self {
             Target::Stdout => stdout::print(text),
             Target::Replace { file, what, .. } => Ok(disk::replace(file, text.as_bytes(), what)?),
-            Target::Stream(path) => {
-                let failed = |e| Error::io(format!("cannot write to {}", path.display()), e);
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(failed)?;
+            Target::Stream { given, file, id } => {
+                let failed = |e| Error::io(format!("cannot write to {}", given.display()), e);
+                let mut f = open_stream(given, file, *id)?;
+                f.write_all(text.as_bytes()).map_err(failed)?;
+                Ok(())
+            }
+            Target::Descriptor { fd: 1, .. } => stdout::print(text),
+            Target::Descriptor { given, fd } => {
+                let failed = |e| Error::io(format!("cannot write to {}", given.display()), e);
+                // SAFETY: a duplicate of a descriptor checked open for writing; the `File`
+                // owns the duplicate and closes it, never the process's own.
+                let dup = unsafe { libc::dup(*fd) };
+                if dup < 0 {
+                    return Err(failed(std::io::Error::last_os_error()).into());
+                }
+                let mut f = unsafe { File::from_raw_fd(dup) };
                 f.write_all(text.as_bytes()).map_err(failed)?;
                 Ok(())
             }
         }
     }
+}
+
+/// Opens the device or pipe `file` (`given` on the command line) for writing, without
+/// following a link and without blocking: it must still be the file `id` it was when the work
+/// began (a name swapped for a link or another file meanwhile is refused, and nothing is
+/// written). A pipe without a reader is waited for, until a reader comes or a signal stops
+/// the command.
+fn open_stream(given: &Path, file: &Path, id: (u64, u64)) -> anyhow::Result<File> {
+    let name = given.display();
+    loop {
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(file);
+        match opened {
+            Ok(f) => {
+                let m = f
+                    .metadata()
+                    .map_err(|e| Error::io(format!("cannot write to {name}"), e))?;
+                let kind = m.file_type();
+                if (m.dev(), m.ino()) != id || !(kind.is_fifo() || kind.is_char_device()) {
+                    return Err(changed(given).into());
+                }
+                blocking(&f).map_err(|e| Error::io(format!("cannot write to {name}"), e))?;
+                return Ok(f);
+            }
+            // A FIFO with no reader yet.
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if let Some(signal) = exit::signalled() {
+                    return Err(anyhow::Error::new(Interrupted {
+                        signal,
+                        message: format!(
+                            "interrupted while waiting for a reader of {name}: the result was \
+                             not written"
+                        ),
+                    }));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(changed(given).into()),
+            Err(e) => return Err(Error::io(format!("cannot write to {name}"), e).into()),
+        }
+    }
+}
+
+/// The refusal of a device or pipe that is no longer the file it was when the work began.
+fn changed(given: &Path) -> Error {
+    Error::io_failed(format!(
+        "cannot write to {}: it is no longer the device or pipe it was when the work began \
+         (it was replaced or made a link meanwhile); nothing was written",
+        given.display()
+    ))
+}
+
+/// Makes `f`'s writes block again (it was opened without blocking, to wait for a reader
+/// without hanging), so that a slow reader gets the whole result.
+fn blocking(f: &File) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: F_GETFL and F_SETFL on a descriptor `f` owns.
+    unsafe {
+        let flags = libc::fcntl(f.as_raw_fd(), libc::F_GETFL);
+        if flags < 0 || libc::fcntl(f.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -144,7 +279,7 @@ mod tests {
             .is_symlink());
         assert_eq!(std::fs::read_to_string(&new).unwrap(), "two\n");
         let null = Target::file(Path::new("/dev/null"), "result").unwrap();
-        assert_eq!(null, Target::Stream("/dev/null".into()));
+        assert!(matches!(null, Target::Stream { .. }), "{null:?}");
         null.write("gone\n").unwrap();
         assert!(std::fs::metadata("/dev/null")
             .unwrap()
