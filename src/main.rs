@@ -21,7 +21,14 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(exit) => exit.into(),
         Err(e) => {
-            note!("error: {}", cli::with_flags(&format!("{e:#}")));
+            // Names in the message are escaped where they are put in; what is left of the
+            // control characters (a string read from a file) is escaped here, line by line.
+            let message = cli::with_flags(&format!("{e:#}"));
+            let lines: Vec<_> = message
+                .split('\n')
+                .map(nqueens::board::shown::escaped)
+                .collect();
+            note!("error: {}", lines.join("\n"));
             cli::Exit::of(&e).into()
         }
     }

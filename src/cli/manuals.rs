@@ -4,6 +4,7 @@
 
 use super::output::{print_rendered, Target};
 use clap_complete::Shell;
+use nqueens::board::shown::Show;
 use nqueens::Error;
 use std::path::{Path, PathBuf};
 
@@ -100,8 +101,8 @@ pub fn man(a: ManArgs, cli: clap::Command) -> anyhow::Result<()> {
         if !dir.is_dir() {
             return Err(Error::Usage(format!(
                 "--dir {}: not a directory; make it first (mkdir -p {})",
-                dir.display(),
-                dir.display()
+                dir.shown(),
+                dir.shown()
             ))
             .into());
         }

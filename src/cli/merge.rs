@@ -4,6 +4,7 @@ use super::args::common::options;
 use super::count::report::CountReport;
 use super::output::text::key_values;
 use super::output::{self, json_line, Report, ReportFormat};
+use nqueens::board::shown::Show;
 use nqueens::longrun::distributed::merge::{Adding, Merged, Merger};
 use nqueens::longrun::distributed::status::{files, listed};
 use nqueens::longrun::files::provenance::CountedBy;
@@ -121,7 +122,7 @@ fn add_shard(
     opts: &nqueens::Options,
     v1: bool,
 ) -> nqueens::Result<bool> {
-    let name = path.display().to_string();
+    let name = path.shown().to_string();
     let mut file = MergeFile {
         merger,
         opts,

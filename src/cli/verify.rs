@@ -5,6 +5,7 @@ use super::output::stdout;
 use super::output::{print_json, print_rendered};
 use nqueens::board::check::problems_up_to;
 use nqueens::board::parse::parse_each;
+use nqueens::board::shown::Show;
 use nqueens::board::svg::{marked, Marks, SVG_MAX};
 use nqueens::longrun::files::reading::read_bounded;
 use nqueens::Error;
@@ -70,18 +71,18 @@ fn read_input(file: &Option<PathBuf>) -> Result<String, Error> {
         Some(p) if p.is_dir() => {
             return Err(Error::Input(format!(
                 "cannot read {}: it is a directory; give a board file, or - for standard input",
-                p.display()
+                p.shown()
             )))
         }
         Some(p) if p.as_os_str() != "-" => (
-            p.display().to_string(),
+            p.shown().to_string(),
             Box::new(std::fs::File::open(p).map_err(|e| {
                 let why = match e.kind() {
                     std::io::ErrorKind::NotFound => "no such file".to_string(),
                     std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
                     _ => e.to_string(),
                 };
-                Error::Input(format!("cannot read {}: {why}", p.display()))
+                Error::Input(format!("cannot read {}: {why}", p.shown()))
             })?),
         ),
         _ => ("standard input".into(), Box::new(std::io::stdin())),

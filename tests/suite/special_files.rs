@@ -350,3 +350,34 @@ fn a_signal_ends_the_wait_for_a_fifos_reader() {
     assert!(err.contains("waiting for a reader"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Names from outside the program are shown escaped, on stdout and stderr alike: a shard file
+/// whose name holds a newline and an escape sequence makes no line of its own in `status` and
+/// sends no escape to the terminal, and a missing file's name with newlines gives a one-line
+/// error.
+#[test]
+fn names_with_control_characters_are_shown_escaped() {
+    let dir = tmpdir("escaped-names");
+    let forged = "s2\nshard   1  finished   999999 solutions FORGED\u{1b}[8m.json";
+    std::fs::copy("docs/examples/n12/s0.json", dir.join(forged)).unwrap();
+    let out = nqueens().arg("status").arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("s2\\nshard   1  finished"), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("shard   1  finished")),
+        "{text}"
+    );
+    let out = nqueens()
+        .args(["verify", "missing\nerror: everything is fine\n.txt"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("missing\\nerror: everything is fine\\n.txt"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

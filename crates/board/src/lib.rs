@@ -15,6 +15,7 @@ pub mod limits;
 pub mod masks;
 mod names;
 pub mod parse;
+pub mod shown;
 pub mod spec;
 pub mod svg;
 pub mod symmetry;

@@ -14,6 +14,7 @@ use crate::files::lock;
 use crate::files::provenance::{self, CountedBy};
 use crate::fit::{files_within_early, records_within, RunShape};
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use nqueens_count::algorithm::Algorithm;
 use nqueens_count::engine::{Observer, Work};
 use nqueens_count::tally::Tally;
@@ -124,7 +125,7 @@ pub fn run(n: u32, opts: &Options, long: &LongRun) -> Result<Outcome> {
     };
     let ran = ran.map_err(|e| device_failed(e, long.checkpoint.as_deref(), kept))?;
     if ran.cancelled {
-        let saved = long.checkpoint.as_ref().map(|p| p.display().to_string());
+        let saved = long.checkpoint.as_ref().map(|p| p.shown().to_string());
         return Err(ran.stopped(saver.finished + resumed.len(), scope.len(), saved));
     }
     let mut tally = resumed_tally;
@@ -188,7 +189,7 @@ fn device_failed(e: Error, saved: Option<&Path>, kept: TasksDone) -> Error {
         (Error::Device(what), Some(p)) => Error::Device(format!(
             "{what}; checkpoint {} saved with {} of {} tasks done: run the same command again \
              to resume",
-            p.display(),
+            p.shown(),
             kept.done,
             kept.of,
         )),

@@ -8,6 +8,7 @@ use super::outputs::Outputs;
 use super::provenance::{utc_now, vector_build, BuildInfo};
 use super::results::{BenchReport, Headline, Machine, Row, Workload};
 use crate::cli::exit::Interrupted;
+use nqueens::board::shown::Show;
 
 use super::args::BenchArgs;
 use nqueens::oeis::Sequence;
@@ -90,7 +91,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         machine: Machine::here(),
         workload,
         results: rows,
-        compared_with: other.map(|(_, o)| [o.path().display().to_string(), o.version.clone()]),
+        compared_with: other.map(|(_, o)| [o.path().shown().to_string(), o.version.clone()]),
         gpu,
         warnings,
     };

@@ -5,6 +5,7 @@
 //! is checked against OEIS in this process: its `n` and `total` against A000170, not its own
 //! `matches_known`.
 
+use nqueens::board::shown::Show;
 use nqueens::{Algorithm, Error, Kernel};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ impl Other {
         let bad = |why: String| {
             Error::Usage(format!(
                 "--compare {}: {why}; give the path of another nqueens binary",
-                path.display()
+                path.shown()
             ))
         };
         let out = Command::new(path)
@@ -90,7 +91,7 @@ impl Other {
         let failed = |why: String| {
             Error::Input(format!(
                 "--compare {}: `{}` {why}",
-                self.path.display(),
+                self.path.shown(),
                 args.join(" ")
             ))
         };
@@ -118,7 +119,7 @@ impl Other {
             return Err(Error::Differs(format!(
                 "--compare {}: its count of {n} is {} (for n = {}), not A000170({n}) = {}: a \
                  fast wrong answer is not a result",
-                self.path.display(),
+                self.path.shown(),
                 v["total"],
                 v["n"],
                 known.map_or("unknown".into(), |k| k.to_string())

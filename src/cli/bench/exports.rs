@@ -3,6 +3,7 @@
 //! build and the workload beside the headline figure, as a table of text or Markdown, or JSON.
 
 use crate::cli::output::{self, json_line, ReportFormat};
+use nqueens::board::shown::Show;
 use nqueens::longrun::files::reading::read_bounded;
 use nqueens::longrun::files::stream::first_words;
 use nqueens::Error;
@@ -105,7 +106,7 @@ struct Table {
 
 /// Reads export `path`, or says why it is not one.
 fn read(path: &PathBuf) -> anyhow::Result<Export> {
-    let name = path.display().to_string();
+    let name = path.shown().to_string();
     let f = std::fs::File::open(path)
         .map_err(|e| Error::Input(format!("cannot read export {name}: {e}")))?;
     let text = read_bounded(f, &name, "benchmark export", MOST_EXPORT_BYTES)?;
@@ -134,7 +135,7 @@ fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
         .expect("an export with results");
     let headline = best.solutions_per_second;
     ComparedLine {
-        file: file.display().to_string(),
+        file: file.shown().to_string(),
         date: e.date.unwrap_or_else(|| "unknown".into()),
         machine: e.machine.model,
         logical_cores: e.machine.logical_cores,

@@ -5,6 +5,7 @@ use super::args::BenchArgs;
 use super::report;
 use super::results::BenchReport;
 use crate::cli::output::{self, plot, ReportFormat, Target};
+use nqueens::board::shown::Show;
 use nqueens::Error;
 
 /// Where a benchmark's report and chart go, each checked before any run.
@@ -45,7 +46,7 @@ impl Outputs {
                         Error::Usage(format!(
                             "--export {}: give the format (--json, --csv or --markdown) or a file \
                          name ending in .json, .csv, .md or .txt",
-                            path.display()
+                            path.shown()
                         ))
                     })?;
                 Some(ExportTo {

@@ -2,6 +2,7 @@
 //! `table --plot` (a(n) on a log scale).
 
 use super::Target;
+use nqueens::board::shown::Show;
 use nqueens::Error;
 use plotters::prelude::*;
 use std::path::Path;
@@ -34,7 +35,7 @@ struct Panel {
 }
 
 fn failed(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::io_failed(format!("cannot draw the chart {}: {e}", path.display()))
+    Error::io_failed(format!("cannot draw the chart {}: {e}", path.shown()))
 }
 
 /// Where a chart goes, checked before any work: an `.svg` file (the only format drawn) that
@@ -44,7 +45,7 @@ pub fn chart_target(path: &Path) -> Result<Target, Error> {
         Some(e) if e.eq_ignore_ascii_case("svg") => Target::file(path, "chart"),
         _ => Err(Error::Usage(format!(
             "--plot {} : charts are written as SVG; give a file name ending in .svg",
-            path.display()
+            path.shown()
         ))),
     }
 }

@@ -13,6 +13,7 @@
 
 use super::stdout;
 use crate::cli::exit::{self, Interrupted};
+use nqueens::board::shown::Show;
 use nqueens::longrun::files::disk;
 use nqueens::Error;
 use std::fs::File;
@@ -75,7 +76,7 @@ fn own_descriptor(path: &Path) -> Option<i32> {
 impl Target {
     /// `path` checked as a place for `what` (`result`, `export`, `chart`), before the work.
     pub fn file(path: &Path, what: &str) -> Result<Target, Error> {
-        let name = path.display();
+        let name = path.shown();
         if let Some(fd) = own_descriptor(path) {
             // SAFETY: F_GETFL reads the flags of a descriptor, or fails where it is not open.
             let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
@@ -143,7 +144,7 @@ impl Target {
             return Err(Error::Usage(format!(
                 "{what} {} is a symbolic link: remove it, or write the pages to another \
                  directory (a link there is not written through)",
-                path.display()
+                path.shown()
             )));
         }
         Target::file(&path, what)
@@ -165,14 +166,14 @@ impl Target {
             Target::Stdout => stdout::print(text),
             Target::Replace { file, what, .. } => Ok(disk::replace(file, text.as_bytes(), what)?),
             Target::Stream { given, file, id } => {
-                let failed = |e| Error::io(format!("cannot write to {}", given.display()), e);
+                let failed = |e| Error::io(format!("cannot write to {}", given.shown()), e);
                 let mut f = open_stream(given, file, *id)?;
                 f.write_all(text.as_bytes()).map_err(failed)?;
                 Ok(())
             }
             Target::Descriptor { fd: 1, .. } => stdout::print(text),
             Target::Descriptor { given, fd } => {
-                let failed = |e| Error::io(format!("cannot write to {}", given.display()), e);
+                let failed = |e| Error::io(format!("cannot write to {}", given.shown()), e);
                 // SAFETY: a duplicate of a descriptor checked open for writing; the `File`
                 // owns the duplicate and closes it, never the process's own.
                 let dup = unsafe { libc::dup(*fd) };
@@ -193,7 +194,7 @@ impl Target {
 /// written). A pipe without a reader is waited for, until a reader comes or a signal stops
 /// the command.
 fn open_stream(given: &Path, file: &Path, id: (u64, u64)) -> anyhow::Result<File> {
-    let name = given.display();
+    let name = given.shown();
     loop {
         let opened = std::fs::OpenOptions::new()
             .write(true)
@@ -235,7 +236,7 @@ fn changed(given: &Path) -> Error {
     Error::io_failed(format!(
         "cannot write to {}: it is no longer the device or pipe it was when the work began \
          (it was replaced or made a link meanwhile); nothing was written",
-        given.display()
+        given.shown()
     ))
 }
 

@@ -10,6 +10,7 @@ use crate::files::record::Done;
 use crate::files::runfile::RunFile;
 use crate::files::stream::Records;
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use nqueens_count::plan_id::PlanId;
 use nqueens_count::tally::Tally;
 use nqueens_count::Backend;
@@ -60,7 +61,7 @@ impl Recorded {
         let FoundSink(listed, mut with_solutions) = count;
         with_solutions.sort_unstable();
         Ok(Some(Recorded {
-            name: path.display().to_string(),
+            name: path.shown().to_string(),
             path: path.to_path_buf(),
             file,
             listed,
@@ -74,7 +75,7 @@ impl Recorded {
         Recorded::find(path)?.ok_or_else(|| {
             Error::Input(format!(
                 "{} is neither a shard result (what a sharded count writes) nor a checkpoint",
-                path.display()
+                path.shown()
             ))
         })
     }

@@ -6,6 +6,7 @@ use crate::files::record::Done;
 use crate::files::runfile::RunFile;
 use crate::files::stream::Records;
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use nqueens_count::engine::Work;
 use std::path::Path;
 
@@ -85,10 +86,10 @@ pub(super) fn read_found(f: &Path, sink: &mut dyn Records<RunFile>) -> FoundFile
         e => e,
     });
     match read {
-        Ok(Some(file)) => FoundFile::Run(f.display().to_string(), Box::new(file)),
-        Ok(None) if gone() => FoundFile::Vanished(f.display().to_string()),
+        Ok(Some(file)) => FoundFile::Run(f.shown().to_string(), Box::new(file)),
+        Ok(None) if gone() => FoundFile::Vanished(f.shown().to_string()),
         Ok(None) => FoundFile::Other,
-        Err(_) if gone() => FoundFile::Vanished(f.display().to_string()),
+        Err(_) if gone() => FoundFile::Vanished(f.shown().to_string()),
         Err(e) => FoundFile::Damaged(e.to_string(), e),
     }
 }

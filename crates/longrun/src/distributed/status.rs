@@ -18,6 +18,7 @@ use crate::files::result::ShardResult;
 use crate::files::runfile::RunFile;
 use crate::files::stream::{Discard, Records};
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use nqueens_count::engine::Work;
 use nqueens_count::plan_id::PlanId;
 use nqueens_count::Options;
@@ -270,7 +271,7 @@ impl<'r> Reading<'r> {
     fn new(run: &'r mut RunSeen, f: &Path) -> Reading<'r> {
         Reading {
             run,
-            name: f.display().to_string(),
+            name: f.shown().to_string(),
             file: FileState::Unread,
         }
     }
@@ -368,7 +369,7 @@ fn find_run(files: &[PathBuf]) -> Option<(PlanId, u32, String)> {
             if let Some(k) = key(&file) {
                 match keys.iter_mut().find(|(key, _, _)| *key == k) {
                     Some((_, c, _)) => *c += 1,
-                    None => keys.push((k, 1, f.display().to_string())),
+                    None => keys.push((k, 1, f.shown().to_string())),
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! `status`, `merge` and `audit` read; re-exported by [`crate::distributed::status`].
 
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use std::path::{Path, PathBuf};
 
 /// How deep [`files`] searches a directory: deeper than any layout of a run's files
@@ -19,7 +20,7 @@ pub const MAX_LIST_LINE: usize = 4096;
 /// line at a time, never a whole runaway line.
 pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
     use std::io::{BufRead, Read};
-    let name = list.display().to_string();
+    let name = list.shown().to_string();
     let mut reader: Box<dyn BufRead> = if name == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -72,7 +73,7 @@ pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
 pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
         let entries = std::fs::read_dir(dir)
-            .map_err(|e| Error::Input(format!("cannot read directory {}: {e}", dir.display())))?;
+            .map_err(|e| Error::Input(format!("cannot read directory {}: {e}", dir.shown())))?;
         let mut found: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         found.sort();
         for p in found {
@@ -111,13 +112,13 @@ pub fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         } else if std::fs::symlink_metadata(p).is_err() {
             return Err(Error::Input(format!(
                 "cannot read {}: no such file",
-                p.display()
+                p.shown()
             )));
         } else if p.exists() && !p.is_file() {
             return Err(Error::Input(format!(
                 "{} is not a regular file (a FIFO or a device?): give shard results, \
                  checkpoints or the directory that holds them",
-                p.display()
+                p.shown()
             )));
         } else {
             out.push(p.clone());

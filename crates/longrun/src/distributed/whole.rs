@@ -7,6 +7,7 @@ use crate::files::record::Done;
 use crate::files::runfile::RunFile;
 use crate::files::stream::Records;
 use nqueens_board::error::Result;
+use nqueens_board::shown::Show;
 use nqueens_count::Options;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -45,7 +46,7 @@ pub fn whole_runs(files: &[PathBuf], opts: &Options) -> Result<Vec<WholeRun>> {
     for f in files {
         let mut reading = FailureNoted::new(WholeReading {
             opts,
-            name: f.display().to_string(),
+            name: f.shown().to_string(),
             run: None,
         });
         let found = read_found(f, &mut reading);

@@ -27,6 +27,7 @@ pub use crate::files::record::Done;
 use crate::files::seal;
 use crate::files::stream::{self, Collect, Records, Source};
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use nqueens_count::plan_id::PlanId;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -138,7 +139,7 @@ impl Checkpoint {
             return Err(Error::Input(format!(
                 "checkpoint {} belongs to another count ({}): it has {}{parts}; use another \
                  `checkpoint` file, or run that count to resume it",
-                path.display(),
+                path.shown(),
                 c.describe(),
                 differ.join(", "),
             )));
@@ -154,7 +155,7 @@ impl Checkpoint {
             return Ok(None);
         };
         let size = f.metadata().ok().map(|m| m.len());
-        Checkpoint::collect(Source::new(f, size), &path.display().to_string()).map(Some)
+        Checkpoint::collect(Source::new(f, size), &path.shown().to_string()).map(Some)
     }
 
     /// Parses and checks the text of checkpoint file `name` (see [`Checkpoint::read`]).

@@ -12,6 +12,7 @@
 //! - **A checkpoint's own file and lock** are in `crate::files::lock`.
 
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -132,7 +133,7 @@ fn is_tmp_nonce(s: &str) -> bool {
 /// Checks that file `path` (of kind `what`) can be written by [`replace`]: its directory
 /// exists and takes a new file (one is made and removed), and it is not a directory.
 pub fn check_writable(path: &Path, what: &str) -> Result<()> {
-    let name = path.display();
+    let name = path.shown();
     if path.is_dir() {
         return Err(Error::Usage(format!(
             "{what} {name} is a directory: give a file name, e.g. {name}/result.json"
@@ -163,7 +164,7 @@ pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let _writing = Writing::begin();
     let io = |verb: &str, e: std::io::Error| {
-        Error::io(format!("cannot {verb} {what} {}", path.display()), e)
+        Error::io(format!("cannot {verb} {what} {}", path.shown()), e)
     };
     let (dir, prefix) = tmp_prefix(path);
     let mode = std::fs::metadata(path).ok().map(|m| m.permissions());
@@ -198,7 +199,7 @@ pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
         return Err(Error::io_failed(format!(
             "cannot write {what} {}: it is no longer a regular file (a link, a device or a \
              FIFO took its place), and only a regular file is replaced",
-            path.display()
+            path.shown()
         )));
     }
     if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {

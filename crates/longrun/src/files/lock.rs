@@ -10,13 +10,14 @@
 
 use crate::files::disk::short_name;
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 /// The file a checkpoint path writes to: the path itself, or, when it is a symlink, the file
 /// it points to. Refuses a read-only file, a dangling symlink, a directory and a device.
 pub fn resolve(path: &Path) -> Result<PathBuf> {
-    let name = path.display();
+    let name = path.shown();
     let target = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
             Error::io(
@@ -73,8 +74,8 @@ impl Lock {
             Error::io(
                 format!(
                     "cannot write checkpoint {}: its lock file {} cannot be created",
-                    path.display(),
-                    lock.display()
+                    path.shown(),
+                    lock.shown()
                 ),
                 e,
             )
@@ -84,14 +85,14 @@ impl Lock {
             Err(std::fs::TryLockError::WouldBlock) => Err(Error::io_failed(format!(
                 "another nqueens run is using checkpoint {} (it holds {}): wait for it to end, \
                  or give this run another `checkpoint` file",
-                path.display(),
-                lock.display()
+                path.shown(),
+                lock.shown()
             ))),
             Err(std::fs::TryLockError::Error(e)) => Err(Error::io(
                 format!(
                     "cannot lock {} for checkpoint {}",
-                    lock.display(),
-                    path.display()
+                    lock.shown(),
+                    path.shown()
                 ),
                 e,
             )),
@@ -121,8 +122,8 @@ pub fn check_not_checkpoint(output: &Path, checkpoint: &Path) -> Result<()> {
         Some((what, _)) => Err(Error::Usage(format!(
             "the result {} is {what} ({}): the result would replace it and be removed with it \
              when the shard finishes; write the result to another file",
-            output.display(),
-            checkpoint.display()
+            output.shown(),
+            checkpoint.shown()
         ))),
         None => Ok(()),
     }

@@ -2,6 +2,7 @@
 //! (and nothing waits on a FIFO put in its place), and what is read whole is bounded.
 
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -35,7 +36,7 @@ pub fn read_bounded(reader: impl Read, name: &str, what: &str, limit: u64) -> Re
 /// in between. `Ok(None)` where there is no such file (a symbolic link to nothing included:
 /// [`link_target`] says where it leads).
 pub fn open_regular(path: &Path, what: &str) -> Result<Option<File>> {
-    let name = path.display();
+    let name = path.shown();
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]

@@ -14,6 +14,7 @@ use crate::files::seal;
 use crate::files::stream::{self, Collect, Records, Source};
 use nqueens_board::error::{Error, Result};
 use nqueens_board::limits::MAX_THREADS;
+use nqueens_board::shown::Show;
 use nqueens_count::algorithm::Algorithm;
 use nqueens_count::plan_id::PlanId;
 use nqueens_count::tally::Tally;
@@ -110,7 +111,7 @@ fn is_zero(x: &usize) -> bool {
 /// with their class counts and with each other's ids. Its records are held: a reader of
 /// large files streams them ([`read_each`]).
 pub fn read(path: &std::path::Path) -> Result<ShardResult> {
-    let name = path.display().to_string();
+    let name = path.shown().to_string();
     let Some(f) = reading::open_regular(path, "shard")? else {
         return Err(Error::Input(format!(
             "cannot read shard {name}: no such file"

@@ -9,6 +9,7 @@ use crate::files::record::Done;
 use crate::files::result::{self, ShardResult, SHARD_FORMAT};
 use crate::files::stream::{Collect, Records, Source};
 use nqueens_board::error::{Error, Result};
+use nqueens_board::shown::Show;
 use std::io::Read;
 use std::path::Path;
 
@@ -46,13 +47,13 @@ impl RunFile {
     /// [`Checkpoint::read_each`]); the file is returned without its records. What is held
     /// is the file's fields, a buffer and what `sink` keeps, whatever the file's size.
     pub fn read_each(path: &Path, sink: &mut dyn Records<RunFile>) -> Result<Option<RunFile>> {
-        let name = path.display().to_string();
+        let name = path.shown().to_string();
         let open = || {
             reading::open_regular(path, "file")?.ok_or_else(|| {
                 Error::Input(match reading::link_target(path) {
                     Some(to) => format!(
                         "cannot read {name}: it is a symbolic link to {}, which does not exist",
-                        to.display()
+                        to.shown()
                     ),
                     None => format!("cannot read {name}: no such file"),
                 })
