@@ -232,6 +232,62 @@ fn shard_files_with_absurd_fields_are_refused_not_panicked_on() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Fields a run cannot have written are refused, though resealed and consistent: more
+/// resumed tasks than the shard holds, and a task's nodes past what any search of the board
+/// visits (with the file's sum raised to match).
+#[test]
+fn fields_past_what_the_plan_allows_are_refused() {
+    let dir = tmpdir("past-plan");
+    let files = shards(&dir, &["count", "12"], 2);
+    let good = std::fs::read_to_string(&files[0]).unwrap();
+    let merge = |edit: &str, msg: &str| {
+        std::fs::write(&files[0], reseal(edit)).unwrap();
+        assert_refused(
+            nqueens().args([
+                "merge",
+                files[0].to_str().unwrap(),
+                files[1].to_str().unwrap(),
+            ]),
+            msg,
+        );
+    };
+    let v: Value = serde_json::from_str(&good).unwrap();
+    let tasks = v["tasks"].as_u64().unwrap();
+    let resumed = good.replacen(
+        &format!("\"tasks\":{tasks},"),
+        &format!("\"tasks\":{tasks},\"resumed_tasks\":{},", tasks + 1),
+        1,
+    );
+    assert_ne!(resumed, good);
+    merge(&resumed, "resumed");
+    // The first record, [id, total, nodes, classes...], its nodes raised to 2^127.
+    let first = v["done"][0].as_array().unwrap();
+    let (id, total, nodes) = (
+        first[0].as_u64().unwrap(),
+        first[1].as_u64().unwrap(),
+        first[2].as_u64().unwrap(),
+    );
+    let file_nodes = v["counts"]["nodes"].as_u64().unwrap();
+    let huge = 1u128 << 127;
+    let forged = good
+        .replacen(
+            &format!("[{id},{total},{nodes},"),
+            &format!("[{id},{total},{huge},"),
+            1,
+        )
+        .replacen(
+            &format!("\"nodes\":{file_nodes}}}"),
+            &format!(
+                "\"nodes\":{}}}",
+                u128::from(file_nodes) - u128::from(nodes) + huge
+            ),
+            1,
+        );
+    assert_eq!(forged.matches(&huge.to_string()).count(), 1);
+    merge(&forged, "more than any search of the 12×12 board visits");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A shard whose symmetry classes were edited (+2 solutions symmetric under a
 /// half turn, on the task and on the shard's sums) and resealed does not merge: its counts
 /// break what the classes must satisfy.

@@ -26,6 +26,28 @@ pub struct PlanCheck {
 }
 
 /// The error of a file that fails a check.
+/// Why the counts `t` of one task of an `n` board cannot be, if they cannot: more solutions
+/// than the board has permutations (`n!`), or more nodes than any search of it visits (at
+/// most `n^n`: a queen placed per row; the quadrant method's half-boards are fewer still).
+pub fn impossible(n: u32, t: &Tally) -> Option<String> {
+    let rows = u128::from(n);
+    let permutations = (1..=rows).fold(1u128, |a, k| a.saturating_mul(k));
+    let placements = (0..rows).fold(1u128, |a, _| a.saturating_mul(rows));
+    let classes = t.classes.map(<[u128; 5]>::from).unwrap_or_default();
+    if t.total > permutations || classes.iter().any(|&c| c > permutations) {
+        return Some(format!(
+            "counts more solutions than the {n}×{n} board has permutations ({permutations})"
+        ));
+    }
+    if t.nodes > placements {
+        return Some(format!(
+            "counts {} nodes, more than any search of the {n}×{n} board visits ({placements})",
+            t.nodes
+        ));
+    }
+    None
+}
+
 fn forged(name: &str, what: String) -> Error {
     Error::Input(format!(
         "{name}: {what}: it was forged or damaged; count it again"
@@ -145,6 +167,7 @@ impl PlanCheck {
         };
         Ok(ShardCheck {
             name: name.to_string(),
+            n: self.identity.id.n,
             assignment: self.assignment(r.shard.count),
             shard: r.shard,
             in_scope,
@@ -189,6 +212,7 @@ impl PlanCheck {
         }
         Ok(CheckpointCheck {
             name: name.to_string(),
+            n: self.identity.id.n,
             shard: c.shard.map(|shard| ShardScope {
                 assignment: self.assignment(shard.count),
                 shard,
@@ -220,6 +244,8 @@ fn misfit(name: &str, what: &str, algorithm: nqueens_count::algorithm::Algorithm
 #[derive(Debug)]
 pub struct ShardCheck {
     name: String,
+    /// The board: what bounds a task's counts ([`impossible`]).
+    n: u32,
     assignment: Arc<Assignment>,
     shard: Shard,
     in_scope: usize,
@@ -249,6 +275,9 @@ impl ShardCheck {
                     self.shard
                 ),
             ));
+        }
+        if let Some(why) = impossible(self.n, &d.counts) {
+            return Err(forged(name, format!("task {} {why}", d.id)));
         }
         self.listed += 1;
         self.sum = self.sum.and_then(|s| s.checked_add(&d.counts));
@@ -297,6 +326,8 @@ impl ShardCheck {
 #[derive(Debug)]
 pub struct CheckpointCheck {
     name: String,
+    /// The board: what bounds a task's counts ([`impossible`]).
+    n: u32,
     /// The shard it belongs to, with the plan's assignment of tasks to shards; `None` for a
     /// checkpoint of the whole plan.
     shard: Option<ShardScope>,
@@ -314,6 +345,9 @@ struct ShardScope {
 impl CheckpointCheck {
     /// Checks record `d`, the next of the checkpoint.
     pub fn record(&mut self, d: &Done) -> Result<()> {
+        if let Some(why) = impossible(self.n, &d.counts) {
+            return Err(forged(&self.name, format!("task {} {why}", d.id)));
+        }
         self.listed += 1;
         if self.listed > self.in_scope {
             return Err(forged(

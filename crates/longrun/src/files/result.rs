@@ -334,6 +334,12 @@ fn metadata_invalid(r: &ShardResult) -> Option<String> {
             r.tasks, r.plan_tasks
         ));
     }
+    if r.resumed_tasks > r.tasks {
+        return Some(format!(
+            "it says it resumed {} tasks of the {} it holds",
+            r.resumed_tasks, r.tasks
+        ));
+    }
     counted_by_invalid(&r.counted_by, r.tasks)
 }
 
