@@ -13,8 +13,10 @@
 
 use nqueens_board::error::{Error, Result};
 use nqueens_board::shown::Show;
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -61,36 +63,46 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// most 55 more, within the 255 bytes a name may have.
 const SHORT_NAME_BYTES: usize = 180;
 
-/// `path`'s file name, short enough to build other names from: itself, or past
-/// [`SHORT_NAME_BYTES`] its first bytes (at a character's boundary) and a hash of it all, so
-/// that two long names never give the same short one.
-pub(crate) fn short_name(path: &Path) -> String {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if name.len() > SHORT_NAME_BYTES {
-        let mut h = nqueens_board::fnv::Fnv::new();
-        h.bytes(name.as_bytes());
-        let mut cut = SHORT_NAME_BYTES;
-        while !name.is_char_boundary(cut) {
+/// `path`'s file name, short enough to build other names from, byte for byte (a name that is
+/// not UTF-8 keeps its bytes, so that two such names never give the same short one): itself,
+/// or past [`SHORT_NAME_BYTES`] its first bytes (at a character's boundary, where it is text)
+/// and a hash of it all, so that two long names never give the same short one.
+pub(crate) fn short_name(path: &Path) -> OsString {
+    let name = path.file_name().map(OsStr::as_bytes).unwrap_or_default();
+    if name.len() <= SHORT_NAME_BYTES {
+        return OsStr::from_bytes(name).to_os_string();
+    }
+    let mut h = nqueens_board::fnv::Fnv::new();
+    h.bytes(name);
+    let mut cut = SHORT_NAME_BYTES;
+    if let Ok(text) = std::str::from_utf8(name) {
+        while !text.is_char_boundary(cut) {
             cut -= 1;
         }
-        name.truncate(cut);
-        name = format!("{name}~{}", h.hex());
     }
-    name
+    let mut short = OsStr::from_bytes(&name[..cut]).to_os_string();
+    short.push(format!("~{}", h.hex()));
+    short
+}
+
+/// `parts` joined into one file name.
+fn name_of(parts: &[&OsStr]) -> OsString {
+    parts.iter().fold(OsString::new(), |mut n, p| {
+        n.push(p);
+        n
+    })
 }
 
 /// The prefix of the temporary files that replace `path`: `.NAME.` in its directory, `NAME`
 /// its [`short_name`], so that a file of any name can be replaced.
-fn tmp_prefix(path: &Path) -> (PathBuf, String) {
+fn tmp_prefix(path: &Path) -> (PathBuf, OsString) {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
         .to_path_buf();
-    (dir, format!(".{}.", short_name(path)))
+    let prefix = name_of(&[OsStr::new("."), &short_name(path), OsStr::new(".")]);
+    (dir, prefix)
 }
 
 /// The temporary files left by runs on `path` that were killed while writing it.
@@ -102,9 +114,11 @@ pub fn leftovers(path: &Path) -> Vec<PathBuf> {
     entries
         .filter_map(|e| e.ok())
         .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            n.strip_prefix(&prefix)
-                .and_then(|rest| rest.strip_suffix(".tmp"))
+            let n = e.file_name();
+            n.as_bytes()
+                .strip_prefix(prefix.as_bytes())
+                .and_then(|rest| rest.strip_suffix(b".tmp"))
+                .and_then(|rest| std::str::from_utf8(rest).ok())
                 .is_some_and(is_tmp_nonce)
         })
         .map(|e| e.path())
@@ -140,7 +154,8 @@ pub fn check_writable(path: &Path, what: &str) -> Result<()> {
         )));
     }
     let (dir, prefix) = tmp_prefix(path);
-    let probe = dir.join(format!("{prefix}{}.probe", std::process::id()));
+    let pid = format!("{}.probe", std::process::id());
+    let probe = dir.join(name_of(&[&prefix, OsStr::new(&pid)]));
     OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -173,11 +188,12 @@ pub fn replace(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let tmp = dir.join(format!(
-            "{prefix}{}.{}.{nonce:08x}.tmp",
+        let rest = format!(
+            "{}.{}.{nonce:08x}.tmp",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+        );
+        let tmp = dir.join(name_of(&[&prefix, OsStr::new(&rest)]));
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
             Ok(f) => break (tmp, f),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -284,6 +300,14 @@ mod tests {
         assert!(e.contains("another nqueens run is using checkpoint"), "{e}");
         drop(first);
         Lock::take(&path).unwrap();
+        // Two names that are not UTF-8, alike when read lossily, have locks of their own.
+        let a = d.join(OsStr::from_bytes(b"a\xff.ckpt"));
+        let b = d.join(OsStr::from_bytes(b"a\xfe.ckpt"));
+        let _held = Lock::take(&a).unwrap();
+        Lock::take(&b).unwrap();
+        // And their temporary files are told apart too.
+        replace(&a, b"one", "checkpoint").unwrap();
+        assert!(leftovers(&b).is_empty());
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -100,9 +100,13 @@ impl Lock {
     }
 }
 
-/// The lock file of checkpoint `path`: `FILE.lock` beside it ([`short_name`]).
+/// The lock file of checkpoint `path`: `FILE.lock` beside it, its name made of `FILE`'s bytes
+/// ([`short_name`]), so that two names a lossy reading would make alike have locks of their
+/// own.
 fn lock_path(path: &Path) -> PathBuf {
-    path.with_file_name(format!("{}.lock", short_name(path)))
+    let mut name = short_name(path);
+    name.push(".lock");
+    path.with_file_name(name)
 }
 
 /// Refuses a result written to `output` that is the checkpoint `checkpoint` (the file it
