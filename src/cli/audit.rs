@@ -2,13 +2,16 @@
 
 use super::args::common::{named, options};
 use super::args::parse::{bounded, parse_seed, parse_threads, seed_or_clock};
+use super::count::cost::duration;
 use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::audit::{
     slices_of_plan, AuditReport, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded,
     Recount, Sample, SliceCheck,
 };
 use nqueens::longrun::distributed::status::{files, listed};
+use nqueens::longrun::RunFile;
 use nqueens::{Backend, Error};
+use nqueens_board::limits::LIFETIME_SECONDS;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -92,6 +95,10 @@ pub struct AuditArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Recount even a task that a rough scale says cannot finish in a lifetime (refused
+    /// without it, before any task is recounted).
+    #[arg(long)]
+    pub force: bool,
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -151,7 +158,11 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         },
         slices: a.slices,
     };
-    let report = audit_all(&given, Auditor::new(sample, seed, how, &opts))?;
+    let guard = Lifetime {
+        threads: opts.resolved_threads(),
+        force: a.force,
+    };
+    let report = audit_all(&given, Auditor::new(sample, seed, how, &opts), guard)?;
     let out = AuditOutput {
         report: &report,
         slices: a.slices,
@@ -165,7 +176,11 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
 
 /// The files under `given` (directories searched, what is not a run's file there passed
 /// over), each read, audited and dropped in turn.
-fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<AuditReport> {
+fn audit_all(
+    given: &[PathBuf],
+    mut auditor: Auditor,
+    guard: Lifetime,
+) -> anyhow::Result<AuditReport> {
     for g in given {
         let from_dir = g.is_dir();
         for path in files(std::slice::from_ref(g))? {
@@ -174,6 +189,7 @@ fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<AuditRep
                 None if from_dir => continue,
                 None => Recorded::read(&path)?,
             };
+            guard.check(&f)?;
             auditor.add(&f)?;
         }
     }
@@ -185,6 +201,53 @@ fn audit_all(given: &[PathBuf], mut auditor: Auditor) -> anyhow::Result<AuditRep
         .into());
     }
     Ok(report)
+}
+
+/// Recounts shorter than this many wall seconds start without a note.
+const QUIET_SECONDS: f64 = 600.0;
+
+/// The guard that refuses a recount that cannot finish in a lifetime, as `count` refuses such a
+/// count: a rough scale of a task's cost, never a measurement.
+#[derive(Debug, Clone, Copy)]
+struct Lifetime {
+    threads: usize,
+    force: bool,
+}
+
+impl Lifetime {
+    /// Refuses file `f` where recounting one of its tasks would take past a lifetime on the
+    /// threads given (a whole count's rough cost shared out over its plan's tasks).
+    fn check(&self, f: &Recorded) -> Result<(), Error> {
+        let plan = f.plan();
+        let tasks = match &f.file {
+            RunFile::Shard(r) => r.plan_tasks,
+            RunFile::Checkpoint(c) => c.tasks,
+        }
+        .max(1);
+        let wall = plan.algorithm.rough_core_seconds(plan.n) / tasks as f64 / self.threads as f64;
+        if self.force || wall <= LIFETIME_SECONDS {
+            if wall > QUIET_SECONDS {
+                note!(
+                    "note: {}: recounting one task of N = {} takes about {} on {} threads by a \
+                     rough scale",
+                    f.name,
+                    plan.n,
+                    duration(wall),
+                    self.threads
+                );
+            }
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "{}: recounting one task of N = {} (one of the {tasks} tasks of its plan) would take \
+             about {} on {} threads by a rough scale, past a lifetime: pass --force to recount \
+             it anyway",
+            f.name,
+            plan.n,
+            duration(wall),
+            self.threads
+        )))
+    }
 }
 
 /// The error of an audit where something differs, naming the first.

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{assert_bad_input, json, nqueens, stdout_of};
+use common::{assert_bad_input, assert_refused, json, nqueens, stdout_of};
 use serde_json::Value;
 
 #[test]
@@ -294,5 +294,49 @@ fn bench_compare_puts_exports_side_by_side() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a benchmark export"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `bench-compare` shows an export's strings escaped for each output (no escape sequence or
+/// new row on the terminal; no extra column or markup in Markdown), and refuses numbers a
+/// benchmark cannot have written (exit 2).
+#[test]
+fn bench_compare_escapes_strings_and_refuses_impossible_numbers() {
+    let dir = common::tmpdir("bench", "hostile-export");
+    let real = std::fs::read_to_string("docs/runs/bench/amd-epyc-2vcpu.json").unwrap();
+    let hostile = real.replacen(
+        "\"model\":\"AMD EPYC\"",
+        "\"model\":\"EPYC\\u001b[2J\\nforged | row <script>\"",
+        1,
+    );
+    assert_ne!(hostile, real);
+    let file = dir.join("hostile.json");
+    std::fs::write(&file, &hostile).unwrap();
+    let text = nqueens().arg("bench-compare").arg(&file).output().unwrap();
+    assert!(text.status.success(), "{text:?}");
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("forged")), "{out}");
+    assert!(out.contains("EPYC\\u{1b}[2J\\nforged"), "{out}");
+    let md = nqueens()
+        .args(["bench-compare", "--markdown"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    let row = md.lines().nth(2).unwrap();
+    assert_eq!(row.matches(" | ").count(), 8, "{row}");
+    assert!(row.contains("forged \\| row &lt;script&gt;"), "{row}");
+    let negative = real.replacen(
+        "\"solutions_per_second\":20144081.312518466",
+        "\"solutions_per_second\":-1e-300",
+        1,
+    );
+    assert_ne!(negative, real);
+    std::fs::write(&file, negative).unwrap();
+    assert_refused(
+        nqueens().arg("bench-compare").arg(&file),
+        "solutions per second",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -49,30 +49,46 @@ pub fn show(bytes: u64) -> String {
 /// `MB` and the like are read the same).
 pub fn parse(s: &str) -> Result<u64, String> {
     let bad = || {
-        format!("'{s}' is not a size: give bytes or a number with K, M, G or T, e.g. 8G or 512M")
+        format!(
+            "'{s}' is not a size: give bytes or a number with K, M, G or T (and iB or B if you \
+             like), digits only, e.g. 8G, 512M or 1.5GiB"
+        )
     };
-    let t = s.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let shift = match unit
-        .trim()
-        .to_ascii_uppercase()
-        .trim_end_matches("IB")
-        .trim_end_matches('B')
-    {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return Err(bad()),
-    };
-    let v: f64 = num.trim().parse().map_err(|_| bad())?;
-    let bytes = v * (1u64 << shift) as f64;
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let parts: Vec<&str> = num.split('.').collect();
+    let digits = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    if parts.len() > 2 || !parts.iter().all(digits) {
         return Err(bad());
     }
-    Ok(bytes as u64)
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(bad()),
+    };
+    let too_large = || format!("'{s}' is too large: give at most 16777215T");
+    let bytes = match num.parse::<u128>() {
+        // Whole numbers exactly, however many digits.
+        Ok(whole) => whole.checked_shl(shift).filter(|&b| b >> shift == whole),
+        Err(_) => {
+            let v: f64 = num.parse().map_err(|_| bad())?;
+            let b = v * (1u64 << shift) as f64;
+            (b < u128::MAX as f64).then_some(b as u128)
+        }
+    };
+    match bytes {
+        None => Err(too_large()),
+        Some(0) => Err(format!(
+            "'{s}' is less than a byte: give a size of at least 1"
+        )),
+        Some(b) if b >= u128::from(u64::MAX) => Err(too_large()),
+        Some(b) => Ok(b as u64),
+    }
 }
 
 #[cfg(test)]
@@ -83,7 +99,21 @@ mod tests {
     fn sizes_parse_and_show() {
         assert_eq!(parse("8G"), Ok(8 << 30));
         assert_eq!(parse("512M"), Ok(512 << 20));
-        assert_eq!(parse("1.5 GiB"), Ok(3 << 29));
+        assert_eq!(parse("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse("2k"), Ok(2048));
+        for loose in [" 8G", "+8G", "8 G", "1.5 GiB", "8G ", "1..5G", ".5G", "8X"] {
+            assert!(
+                parse(loose).unwrap_err().contains("is not a size"),
+                "{loose}"
+            );
+        }
+        for huge in [
+            "18446744073709551615",
+            "16777216T",
+            "99999999999999999999999999T",
+        ] {
+            assert!(parse(huge).unwrap_err().contains("too large"), "{huge}");
+        }
         assert_eq!(parse("4096"), Ok(4096));
         assert!(parse("0").is_err());
         assert!(parse("-1G").is_err());

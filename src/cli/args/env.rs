@@ -4,10 +4,11 @@
 //! | variable | what it does | the library's option |
 //! | --- | --- | --- |
 //! | `NQUEENS_QUARTER_PARTS=P` | the quadrant method's striped plan (one combination a task, in `P` parts, 1 to 64) at any N: a plan of its own, with its own fingerprint; every command that reads its files needs the same value | `quadrants::Settings::parts` |
-//! | `NQUEENS_QUARTER_SLICES=1` | the quadrant method counts from quarter slices built per row set at any N, as past N = 23 (the same plan and counts) | `quadrants::Settings::slices` |
+//! | `NQUEENS_QUARTER_SLICES=1` (or `0`) | the quadrant method counts from quarter slices built per row set at any N, as past N = 23 (the same plan and counts) | `quadrants::Settings::slices` |
 //! | `NQUEENS_QUADRANT_BUILD=B` | caps the quadrant method's vector build at `portable`, `avx2` or `avx512` (the richest this CPU runs up to it), to measure a poorer build on a richer CPU | `quadrants::Settings::build` |
 //!
-//! An empty value is unset; any other value out of range is refused (exit 2).
+//! An empty value is unset; any other value that is not one of those allowed (digits only
+//! for numbers: `+3` is refused) is refused (exit 2).
 //!
 //! glibc's own `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` and `GLIBC_TUNABLES` are read too,
 //! only to leave the allocator alone where the user tunes it ([`tune_heap`]).
@@ -55,8 +56,9 @@ fn var(name: &str) -> Option<String> {
 pub fn quadrant_settings() -> Result<Settings, Error> {
     let mut s = Settings::default();
     if let Some(v) = var(PARTS) {
+        let digits = v.bytes().all(|b| b.is_ascii_digit());
         s.parts = match v.parse::<u32>() {
-            Ok(p) if (1..=MOST_PARTS).contains(&p) => Some(p),
+            Ok(p) if digits && (1..=MOST_PARTS).contains(&p) => Some(p),
             _ => {
                 return Err(Error::Usage(format!(
                     "{PARTS}={v}: give a number of parts from 1 to {MOST_PARTS}"
@@ -64,7 +66,15 @@ pub fn quadrant_settings() -> Result<Settings, Error> {
             }
         };
     }
-    s.slices = var(SLICES).is_some_and(|v| v == "1");
+    s.slices = match var(SLICES).as_deref() {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(v) => {
+            return Err(Error::Usage(format!(
+                "{SLICES}={v}: give 1 (count from quarter slices) or 0 (as usual)"
+            )))
+        }
+    };
     if let Some(v) = var(BUILD) {
         s.build = Some(v.parse::<BuildCap>().map_err(|_| {
             Error::Usage(format!(

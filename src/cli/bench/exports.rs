@@ -124,7 +124,40 @@ fn read(path: &PathBuf) -> anyhow::Result<Export> {
         ))
         .into());
     }
+    if let Some(why) = out_of_range(&e) {
+        return Err(
+            Error::Input(format!("{name} is not an export a benchmark wrote: {why}")).into(),
+        );
+    }
     Ok(e)
+}
+
+/// Why export `e`'s numbers cannot be a benchmark's, if they cannot: a speed that is not a
+/// positive finite number, a thread or core count of 0 or past what a count runs on, a
+/// board that is not one.
+fn out_of_range(e: &Export) -> Option<String> {
+    let most = nqueens_board::limits::MAX_THREADS;
+    if !(1..=64).contains(&e.workload.n) {
+        return Some(format!("its workload's board is {}", e.workload.n));
+    }
+    if !(1..=1 << 20).contains(&e.machine.logical_cores) {
+        return Some(format!("its machine has {} CPUs", e.machine.logical_cores));
+    }
+    e.results.iter().find_map(|r| {
+        if !(r.solutions_per_second.is_finite() && r.solutions_per_second > 0.0) {
+            Some(format!(
+                "it counts {} solutions per second (a positive number is)",
+                r.solutions_per_second
+            ))
+        } else if !(1..=most).contains(&r.threads) {
+            Some(format!(
+                "a row ran on {} threads (1 to {most} run)",
+                r.threads
+            ))
+        } else {
+            None
+        }
+    })
 }
 
 fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
@@ -178,14 +211,37 @@ pub fn run(a: BenchCompareArgs) -> anyhow::Result<()> {
     output::print(&table, format)
 }
 
-/// Columns of the table: header and cell of each.
-fn cells(l: &ComparedLine) -> [String; 9] {
+/// A string read from an export, as a cell shows it: escaped for the terminal
+/// ([`escaped`](nqueens::board::shown::escaped)), and for Markdown also its `|`, `\\` and HTML
+/// characters, so that no export adds a row or a column, or markup, to the table.
+fn shown(s: &str, markdown: bool) -> String {
+    let s = nqueens::board::shown::escaped(s);
+    if !markdown {
+        return s.into_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Columns of the table: header and cell of each, the strings shown for text or Markdown.
+fn cells(l: &ComparedLine, markdown: bool) -> [String; 9] {
+    let show = |s: &str| shown(s, markdown);
     [
-        l.date.get(..10).unwrap_or(&l.date).to_string(),
-        format!("{} ({} CPUs)", l.machine, l.logical_cores),
-        l.vector_build.clone(),
-        format!("{} ({})", l.version, l.commit),
-        l.workload.clone(),
+        show(l.date.get(..10).unwrap_or(&l.date)),
+        format!("{} ({} CPUs)", show(&l.machine), l.logical_cores),
+        show(&l.vector_build),
+        format!("{} ({})", show(&l.version), show(&l.commit)),
+        show(&l.workload),
         l.one_thread.map_or("-".into(), |x| format!("{x:.4e}")),
         format!("{:.4e} at {}", l.headline, l.headline_threads),
         format!("{:.3}", l.against_first),
@@ -218,7 +274,7 @@ impl Table {
 
 impl output::Report for Table {
     fn text(&self) -> String {
-        let rows: Vec<[String; 9]> = self.exports.iter().map(cells).collect();
+        let rows: Vec<[String; 9]> = self.exports.iter().map(|l| cells(l, false)).collect();
         let width = |i: usize| {
             rows.iter()
                 .map(|r| r[i].chars().count())
@@ -251,7 +307,7 @@ impl output::Report for Table {
         let mut s = format!("| {} |\n", HEADERS.join(" | "));
         let _ = writeln!(s, "|{}", " --- |".repeat(HEADERS.len()));
         for l in &self.exports {
-            let _ = writeln!(s, "| {} |", cells(l).join(" | "));
+            let _ = writeln!(s, "| {} |", cells(l, true).join(" | "));
         }
         Some(s + self.note())
     }

@@ -1,9 +1,12 @@
 //! `nqueens tree N`: the number of nodes on each level of the backtracking tree.
 
 use crate::cli::args::parse::parse_n;
+use crate::cli::count::cost::duration;
 use crate::cli::output::{self, ReportFormat};
 use nqueens::oeis::{compare, Sequence};
 use nqueens::solve::trace::tree;
+use nqueens::Error;
+use nqueens_board::limits::LIFETIME_SECONDS;
 use std::fmt::Write as _;
 
 /// Arguments of `tree`.
@@ -20,18 +23,38 @@ pub struct TreeArgs {
     /// One JSON object: {"n", "levels": [...], "total"}.
     #[arg(long)]
     pub json: bool,
+    /// Walk even a tree that a rough scale says cannot be walked in a lifetime (refused
+    /// without it).
+    #[arg(long)]
+    pub force: bool,
 }
+
+/// Nodes of the tree of N = 16, and about how many times as many each N more has.
+const NODES_16: f64 = 1.14e9;
+const GROWTH: f64 = 7.0;
+
+/// Nodes per second per core the walk makes, roughly (N = 16 in seconds on 2 cores).
+const NODES_PER_CORE_SECOND: f64 = 3e8;
 
 pub fn run_tree(a: TreeArgs) -> anyhow::Result<()> {
     if a.n >= 18 {
-        // Measured: N = 16 has 1.14e9 nodes (seconds on 2 cores); each N more about 7 times.
-        let nodes = 1.14e9 * 7f64.powi(a.n as i32 - 16);
-        note!(
-            "note: tree {} walks the whole backtracking tree, about {nodes:.1e} nodes (N = 16 \
-             has 1.1e9 and takes seconds; each N more about 7 times as many): this can take \
-             hours; Ctrl-C stops",
-            a.n
+        let nodes = NODES_16 * GROWTH.powi(a.n as i32 - 16);
+        let cores = num_cpus::get().max(1);
+        let wall = nodes / NODES_PER_CORE_SECOND / cores as f64;
+        let scale = format!(
+            "tree {} walks the whole backtracking tree, about {nodes:.1e} nodes (N = 16 has \
+             1.1e9 and takes seconds; each N more about 7 times as many): about {} on {cores} \
+             cores by that rough scale",
+            a.n,
+            duration(wall)
         );
+        if wall > LIFETIME_SECONDS && !a.force {
+            return Err(Error::Usage(format!(
+                "{scale}, past a lifetime: pass --force to start it anyway"
+            ))
+            .into());
+        }
+        note!("note: {scale}; Ctrl-C stops");
     }
     let levels = tree(a.n)?;
     let total: u128 = levels.iter().sum();
