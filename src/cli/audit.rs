@@ -2,16 +2,14 @@
 
 use super::args::common::{named, options};
 use super::args::parse::{bounded, parse_seed, parse_threads, seed_or_clock};
-use super::count::cost::duration;
+use super::count::cost::RecountGuard;
 use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::audit::{
     slices_of_plan, AuditReport, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded,
     Recount, Sample, SliceCheck,
 };
 use nqueens::longrun::distributed::status::{files, listed};
-use nqueens::longrun::RunFile;
 use nqueens::{Backend, Error};
-use nqueens_board::limits::LIFETIME_SECONDS;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -158,7 +156,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         },
         slices: a.slices,
     };
-    let guard = Lifetime {
+    let guard = RecountGuard {
         threads: opts.resolved_threads(),
         force: a.force,
     };
@@ -179,7 +177,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
 fn audit_all(
     given: &[PathBuf],
     mut auditor: Auditor,
-    guard: Lifetime,
+    guard: RecountGuard,
 ) -> anyhow::Result<AuditReport> {
     for g in given {
         let from_dir = g.is_dir();
@@ -201,53 +199,6 @@ fn audit_all(
         .into());
     }
     Ok(report)
-}
-
-/// Recounts shorter than this many wall seconds start without a note.
-const QUIET_SECONDS: f64 = 600.0;
-
-/// The guard that refuses a recount that cannot finish in a lifetime, as `count` refuses such a
-/// count: a rough scale of a task's cost, never a measurement.
-#[derive(Debug, Clone, Copy)]
-struct Lifetime {
-    threads: usize,
-    force: bool,
-}
-
-impl Lifetime {
-    /// Refuses file `f` where recounting one of its tasks would take past a lifetime on the
-    /// threads given (a whole count's rough cost shared out over its plan's tasks).
-    fn check(&self, f: &Recorded) -> Result<(), Error> {
-        let plan = f.plan();
-        let tasks = match &f.file {
-            RunFile::Shard(r) => r.plan_tasks,
-            RunFile::Checkpoint(c) => c.tasks,
-        }
-        .max(1);
-        let wall = plan.algorithm.rough_core_seconds(plan.n) / tasks as f64 / self.threads as f64;
-        if self.force || wall <= LIFETIME_SECONDS {
-            if wall > QUIET_SECONDS {
-                note!(
-                    "note: {}: recounting one task of N = {} takes about {} on {} threads by a \
-                     rough scale",
-                    f.name,
-                    plan.n,
-                    duration(wall),
-                    self.threads
-                );
-            }
-            return Ok(());
-        }
-        Err(Error::Usage(format!(
-            "{}: recounting one task of N = {} (one of the {tasks} tasks of its plan) would take \
-             about {} on {} threads by a rough scale, past a lifetime: pass --force to recount \
-             it anyway",
-            f.name,
-            plan.n,
-            duration(wall),
-            self.threads
-        )))
-    }
 }
 
 /// The error of an audit where something differs, naming the first.

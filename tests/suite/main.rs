@@ -21,6 +21,7 @@ mod files;
 mod forgery;
 mod formats;
 mod library;
+mod limits;
 mod longrun;
 mod manuals;
 mod output;

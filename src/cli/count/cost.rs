@@ -2,7 +2,9 @@
 //! a lifetime: a(N) (known, or projected) times the method's rough cost a solution, a scale
 //! from the performance log (docs/performance/log.md), never a measurement (`nqueens estimate N` measures).
 
+use nqueens::longrun::audit::Recorded;
 use nqueens::longrun::distributed::shard::Shard;
+use nqueens::longrun::RunFile;
 use nqueens::oeis::Sequence;
 use nqueens::{Algorithm, Error};
 use nqueens_board::limits::LIFETIME_SECONDS;
@@ -179,5 +181,51 @@ mod tests {
         assert_eq!(rough_core_time(2.0 * YEAR), "2 core-years");
         assert_eq!(duration(1.2 * YEAR), "1 year");
         assert_eq!(duration(3.0 * YEAR), "3 years");
+    }
+}
+
+/// The guard that refuses a recount that cannot finish in a lifetime, as `count` refuses such a
+/// count: a rough scale of a task's cost, never a measurement.
+#[derive(Debug, Clone, Copy)]
+pub struct RecountGuard {
+    /// The threads the recounts run on.
+    pub threads: usize,
+    /// `--force`: recount even what the rough scale calls too long.
+    pub force: bool,
+}
+
+impl RecountGuard {
+    /// Refuses file `f` where recounting one of its tasks would take past a lifetime on the
+    /// threads given (a whole count's rough cost shared out over its plan's tasks).
+    pub fn check(&self, f: &Recorded) -> Result<(), Error> {
+        let plan = f.plan();
+        let tasks = match &f.file {
+            RunFile::Shard(r) => r.plan_tasks,
+            RunFile::Checkpoint(c) => c.tasks,
+        }
+        .max(1);
+        let wall = plan.algorithm.rough_core_seconds(plan.n) / tasks as f64 / self.threads as f64;
+        if self.force || wall <= LIFETIME_SECONDS {
+            if wall > QUIET_CORE_SECONDS {
+                note!(
+                    "note: {}: recounting one task of N = {} takes about {} on {} threads by a \
+                     rough scale",
+                    f.name,
+                    plan.n,
+                    duration(wall),
+                    self.threads
+                );
+            }
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "{}: recounting one task of N = {} (one of the {tasks} tasks of its plan) would take \
+             about {} on {} threads by a rough scale, past a lifetime: pass --force to recount \
+             it anyway",
+            f.name,
+            plan.n,
+            duration(wall),
+            self.threads
+        )))
     }
 }
