@@ -16,7 +16,7 @@ fn hidden(c: char) -> bool {
         || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
-/// `s` with every character [`hidden`] would hide written as an escape; `s` itself where
+/// `s` with every character `hidden` names written as an escape; `s` itself where
 /// there is none.
 pub fn escaped(s: &str) -> Cow<'_, str> {
     if !s.chars().any(hidden) {

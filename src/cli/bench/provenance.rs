@@ -40,15 +40,7 @@ pub fn vector_build(algorithm: Algorithm, kernel: Kernel) -> &'static str {
 
 /// The CPU's model name (`unknown` where the system does not say).
 pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
+    nqueens_count::arch::cpu::model().unwrap_or_else(|| "unknown".into())
 }
 
 /// Now, as a UTC date and time in the form RFC 3339 gives (`2026-11-28T16:20:05Z`).

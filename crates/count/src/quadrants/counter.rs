@@ -194,6 +194,15 @@ pub struct Quadrants {
     build: Build,
 }
 
+/// How much of the quarter table a plan holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum QuarterTable {
+    /// The placements and their index.
+    Whole,
+    /// The index only: enough for the plan's estimates and id.
+    IndexOnly,
+}
+
 impl Quadrants {
     /// Plans the count of an `n` board within `limit` bytes with `threads` workers: a row set
     /// whose half-boards would not fit a worker's share is counted in pieces that do. Refused,
@@ -208,22 +217,21 @@ impl Quadrants {
         }
         // The whole table, built now that its size is known to fit; the rest of the estimate
         // from its index.
-        let mut q = Quadrants::plan_with(n, settings, true)?;
+        let mut q = Quadrants::with_table(n, settings, QuarterTable::Whole)?;
         let budget = q.sizes().budget(threads, limit)?;
         (q.pieces, q.memory, q.least) = (budget.pieces, budget.memory, budget.least);
         Ok(q)
     }
 
-    /// Plans the count of an `n` board with the quarter table's index only (up to
-    /// [`TABLE_MAX_N`]; none past it): enough for its memory estimate, its work estimates and
-    /// its id ([`Quadrants::within`] builds the placements too).
-    pub(super) fn planned(n: u32, settings: &Settings) -> Result<Quadrants> {
-        Quadrants::plan_with(n, settings, false)
-    }
-
-    /// [`Quadrants::planned`], its quarter table's placements stored too when `whole` and the
-    /// count reads them (table and index in one walk of the quarter).
-    pub(super) fn plan_with(n: u32, settings: &Settings, whole: bool) -> Result<Quadrants> {
+    /// The plan of an `n` board as `settings` make it, its quarter table as `table` says
+    /// (`QuarterTable::Whole`: the placements stored too where the count reads them, table and index
+    /// in one walk of the quarter).
+    pub(super) fn with_table(
+        n: u32,
+        settings: &Settings,
+        table: QuarterTable,
+    ) -> Result<Quadrants> {
+        let whole = table == QuarterTable::Whole;
         applies(n).map_err(Error::Usage)?;
         static PLANS: AtomicU64 = AtomicU64::new(0);
         let slices = settings.slices || n > TABLE_MAX_N || settings.parts.is_some();
@@ -249,12 +257,12 @@ impl Quadrants {
         })
     }
 
-    /// The plan of an `n` board as `settings` make it, with the quarter table's index only:
-    /// its id, its tasks and their work estimates, to check files against. Not a count: its
-    /// placements are not stored and no memory is budgeted ([`Quadrants::within`] makes a
-    /// plan that counts).
+    /// The plan of an `n` board as `settings` make it, with the quarter table's index only
+    /// (up to [`TABLE_MAX_N`]; none past it): its id, its tasks, their work estimates and its
+    /// memory estimate, to check files against. Not a count: its placements are not stored
+    /// and no memory is budgeted ([`Quadrants::within`] makes a plan that counts).
     pub fn unfilled(n: u32, settings: &Settings) -> Result<Quadrants> {
-        Quadrants::planned(n, settings)
+        Quadrants::with_table(n, settings, QuarterTable::IndexOnly)
     }
 
     /// The memory the count is estimated to need ([`Quadrants::within`]).

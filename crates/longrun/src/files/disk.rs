@@ -165,7 +165,7 @@ pub fn check_writable(path: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Removes the temporary files of killed runs on `path` (call it holding the [`Lock`]: then
+/// Removes the temporary files of killed runs on `path` (call it holding the [`Lock`](crate::files::lock::Lock): then
 /// no live run is writing one).
 pub fn remove_leftovers(path: &Path) {
     for p in leftovers(path) {

@@ -50,7 +50,7 @@ const LAST: u128 = (1 << 96) - 1;
 /// [`text_seal`] computed a byte at a time: FNV-1a 64 of the text without
 /// its leading and trailing white space, with the value after the last `"checksum":"` left
 /// out. FNV's state is one number, so the hash as it stood at any point is kept for the
-/// price of a copy ([`Hashes`]): the hashes now, and `before_space` as they were before the
+/// price of a copy (`Hashes`): the hashes now, and `before_space` as they were before the
 /// trailing run of white space.
 #[derive(Debug, Clone)]
 pub struct Seal {

@@ -152,7 +152,7 @@ impl Backtracked {
             slices: true,
             ..*settings
         };
-        Quadrants::planned(n, &slices).map(Backtracked)
+        Quadrants::unfilled(n, &slices).map(Backtracked)
     }
 
     /// The plan, for its id.

@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 /// The plan of an `n` board as `settings` make it, its quarter table built (the tests' way
 /// in: counts go through [`Quadrants::within`], which checks memory first).
 fn plan(n: u32, settings: Settings) -> Quadrants {
-    Quadrants::plan_with(n, &settings, true).unwrap()
+    Quadrants::with_table(n, &settings, super::counter::QuarterTable::Whole).unwrap()
 }
 
 /// The plan of an `n` board with a whole table where it keeps one.
@@ -65,14 +65,14 @@ fn counts_every_board_it_accepts_up_to_13() {
         assert_eq!(t.unique(), Sequence::A002562.known(n), "unique n={n}");
     }
     let settings = Settings::default();
-    assert!(Quadrants::planned(MIN_N - 1, &settings).is_err());
-    assert!(Quadrants::planned(MAX_N + 1, &settings).is_err());
+    assert!(Quadrants::unfilled(MIN_N - 1, &settings).is_err());
+    assert!(Quadrants::unfilled(MAX_N + 1, &settings).is_err());
     for parts in [0, super::MOST_PARTS + 1] {
         let s = Settings {
             parts: Some(parts),
             ..settings
         };
-        assert!(matches!(Quadrants::planned(10, &s), Err(Error::Usage(_))));
+        assert!(matches!(Quadrants::unfilled(10, &s), Err(Error::Usage(_))));
     }
 }
 
