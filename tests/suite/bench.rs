@@ -340,3 +340,78 @@ fn bench_compare_escapes_strings_and_refuses_impossible_numbers() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Writes an executable shell script `name` in `dir` with `body`, and returns its path.
+fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// `bench --compare` with another binary that never ends its count: SIGTERM stops the
+/// benchmark and the other binary with it (its process group is sent the signal), exit 143;
+/// and one that writes without end is stopped and refused once it passes the bound (exit 2),
+/// its output never held whole.
+#[test]
+fn bench_compare_stops_the_other_binary_and_bounds_its_output() {
+    let dir = common::tmpdir("bench", "other-binary");
+    let sleeper = script(
+        &dir,
+        "sleeper",
+        "case \"$1\" in --version) echo 'nqueens 9.9.9';; *) exec sleep 600;; esac",
+    );
+    let child = common::bin()
+        .args([
+            "bench",
+            "--n",
+            "8",
+            "-t",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--compare",
+        ])
+        .arg(&sleeper)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    let flood = script(
+        &dir,
+        "flood",
+        "case \"$1\" in --version) echo 'nqueens 9.9.9';; *) exec yes;; esac",
+    );
+    let out = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "8",
+            "-t",
+            "1",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--compare",
+        ])
+        .arg(&flood)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("wrote more than 1048576 bytes"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -51,12 +51,12 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         .clone()
         .map(|l| l.0)
         .unwrap_or_else(|| (1..=default_threads()).collect());
+    let (stop, signal) = stop_on_signals()?;
     // This binary beside the other, both run as processes (resolved once).
     let other = match a.compare.as_deref() {
-        Some(path) => Some((Other::this()?, Other::new(path)?)),
+        Some(path) => Some((Other::this()?, Other::new(path, &stop)?)),
         None => None,
     };
-    let (stop, signal) = stop_on_signals()?;
     let date = utc_now();
     let watch = noise::Watch::start();
     let measured = threads.len() + usize::from(a.gpu);

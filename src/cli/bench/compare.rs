@@ -8,8 +8,97 @@
 use nqueens::board::shown::Show;
 use nqueens::{Algorithm, Error, Kernel};
 use serde::Serialize;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The most bytes of the other binary's output read (its `--version`, a count's JSON report:
+/// under a KiB each); past it the other is stopped and refused.
+const MOST_OUTPUT_BYTES: u64 = 1 << 20;
+
+/// What a run of the other binary gave: its exit status, stdout and stderr (each bounded).
+struct Ran {
+    status: ExitStatus,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+/// Runs `path` with `args` in a process group of its own, reading at most
+/// [`MOST_OUTPUT_BYTES`] of each of its outputs: one that writes more is stopped (SIGKILL to
+/// its group) and refused; where `stop` is raised (this process got SIGINT or SIGTERM), its
+/// group gets SIGTERM, so that it ends as this one does, and the run is refused.
+fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, String> {
+    let mut child = Command::new(path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("could not run ({e})"))?;
+    let group = -(child.id() as i32);
+    let signal = |sig| {
+        // SAFETY: kill(2) of the child's own process group, which this process made.
+        unsafe { libc::kill(group, sig) };
+    };
+    let flooded = Arc::new(AtomicBool::new(false));
+    let out = bounded_reader(child.stdout.take(), &flooded);
+    let err = bounded_reader(child.stderr.take(), &flooded);
+    let status = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| format!("could not wait ({e})"))?
+        {
+            break status;
+        }
+        if stop.load(Ordering::Relaxed) {
+            signal(libc::SIGTERM);
+            let _ = child.wait();
+            return Err("was stopped, as this benchmark was".into());
+        }
+        if flooded.load(Ordering::Relaxed) {
+            signal(libc::SIGKILL);
+            let _ = child.wait();
+            return Err(format!("wrote more than {MOST_OUTPUT_BYTES} bytes"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (stdout, stderr) = (
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    );
+    if flooded.load(Ordering::Relaxed) {
+        return Err(format!("wrote more than {MOST_OUTPUT_BYTES} bytes"));
+    }
+    Ok(Ran {
+        status,
+        stdout,
+        stderr,
+    })
+}
+
+/// Reads `pipe` to its end on a thread of its own, at most [`MOST_OUTPUT_BYTES`]: past that it
+/// stops reading and raises `flooded`.
+fn bounded_reader(
+    pipe: Option<impl Read + Send + 'static>,
+    flooded: &Arc<AtomicBool>,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    let flooded = Arc::clone(flooded);
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(p) = pipe {
+            let _ = p.take(MOST_OUTPUT_BYTES + 1).read_to_end(&mut buf);
+        }
+        if buf.len() as u64 > MOST_OUTPUT_BYTES {
+            flooded.store(true, Ordering::Relaxed);
+        }
+        buf
+    })
+}
 
 /// The other binary.
 #[derive(Debug, Clone)]
@@ -21,17 +110,15 @@ pub struct Other {
 
 impl Other {
     /// The binary at `path`, refused unless it runs and says it is nqueens.
-    pub fn new(path: &Path) -> Result<Other, Error> {
+    pub fn new(path: &Path, stop: &AtomicBool) -> Result<Other, Error> {
         let bad = |why: String| {
             Error::Usage(format!(
                 "--compare {}: {why}; give the path of another nqueens binary",
                 path.shown()
             ))
         };
-        let out = Command::new(path)
-            .arg("--version")
-            .output()
-            .map_err(|e| bad(format!("cannot run it ({e})")))?;
+        let out =
+            run_bounded(path, &["--version"], stop).map_err(|why| bad(format!("it {why}")))?;
         let said = String::from_utf8_lossy(&out.stdout);
         let version: String = said
             .lines()
@@ -74,6 +161,7 @@ impl Other {
         threads: usize,
         algorithm: Algorithm,
         kernel: Kernel,
+        stop: &AtomicBool,
     ) -> Result<f64, Error> {
         let (n, t) = (n.to_string(), threads.to_string());
         let args = [
@@ -95,10 +183,7 @@ impl Other {
                 args.join(" ")
             ))
         };
-        let out = Command::new(&self.path)
-            .args(args)
-            .output()
-            .map_err(|e| failed(format!("could not run ({e})")))?;
+        let out = run_bounded(&self.path, &args, stop).map_err(failed)?;
         if !out.status.success() {
             return Err(failed(format!(
                 "failed: {}",

@@ -41,8 +41,9 @@ fn one_run(
     if first.is_none() {
         *first = Some(nqueens::count(a.n, opts)?);
     }
-    let mine = me.count(a.n, t, a.algorithm, a.kernel)?;
-    Ok((mine, Some(o.count(a.n, t, a.algorithm, a.kernel)?)))
+    let stop = opts.cancel.clone().unwrap_or_default();
+    let mine = me.count(a.n, t, a.algorithm, a.kernel, &stop)?;
+    Ok((mine, Some(o.count(a.n, t, a.algorithm, a.kernel, &stop)?)))
 }
 
 /// Runs the workload `warmup + runs` times on `t` threads (every run checked by `count`);

@@ -224,8 +224,8 @@ impl Quadrants {
     }
 
     /// The plan of an `n` board as `settings` make it, its quarter table as `table` says
-    /// (`QuarterTable::Whole`: the placements stored too where the count reads them, table and index
-    /// in one walk of the quarter).
+    /// (`QuarterTable::Whole`: the placements stored too where the count reads them, table
+    /// and index in one walk of the quarter).
     pub(super) fn with_table(
         n: u32,
         settings: &Settings,
