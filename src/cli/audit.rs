@@ -8,7 +8,7 @@ use nqueens::longrun::audit::{
     slices_of_plan, AuditReport, Auditor, FewerSlices, PlanSlices, QuadrantRecount, Recorded,
     Recount, Sample, SliceCheck,
 };
-use nqueens::longrun::distributed::status::{files, listed};
+use nqueens::longrun::distributed::status::{files, list_paths};
 use nqueens::{Backend, Error};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -135,10 +135,17 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
     if let Some(n) = a.plan {
         return plan(n, &a);
     }
-    let mut given = a.files.clone();
+    // The lists are read a line at a time as their files are audited.
+    let mut lists = Vec::with_capacity(a.list.len());
     for l in &a.list {
-        given.extend(listed(l)?);
+        lists.push(list_paths(l)?);
     }
+    let given = a
+        .files
+        .iter()
+        .cloned()
+        .map(Ok)
+        .chain(lists.into_iter().flatten());
     let sample = match (a.tasks, a.sample) {
         (Some(k), _) => Sample::Tasks(k),
         (None, Some(f)) => Sample::Share(f),
@@ -160,7 +167,7 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
         threads: opts.resolved_threads(),
         force: a.force,
     };
-    let report = audit_all(&given, Auditor::new(sample, seed, how, &opts), guard)?;
+    let report = audit_all(given, Auditor::new(sample, seed, how, &opts), guard)?;
     let out = AuditOutput {
         report: &report,
         slices: a.slices,
@@ -175,13 +182,14 @@ pub fn run(a: AuditArgs) -> anyhow::Result<()> {
 /// The files under `given` (directories searched, what is not a run's file there passed
 /// over), each read, audited and dropped in turn.
 fn audit_all(
-    given: &[PathBuf],
+    given: impl Iterator<Item = nqueens::Result<PathBuf>>,
     mut auditor: Auditor,
     guard: RecountGuard,
 ) -> anyhow::Result<AuditReport> {
     for g in given {
+        let g = g?;
         let from_dir = g.is_dir();
-        for path in files(std::slice::from_ref(g))? {
+        for path in files(std::slice::from_ref(&g))? {
             let f = match Recorded::find(&path)? {
                 Some(f) => f,
                 None if from_dir => continue,

@@ -6,7 +6,7 @@ use super::output::text::key_values;
 use super::output::{self, json_line, Report, ReportFormat};
 use nqueens::board::shown::Show;
 use nqueens::longrun::distributed::merge::{Adding, Merged, Merger};
-use nqueens::longrun::distributed::status::{files, listed};
+use nqueens::longrun::distributed::status::{files, list_paths};
 use nqueens::longrun::files::provenance::CountedBy;
 use nqueens::longrun::files::record::Done;
 use nqueens::longrun::files::stream::Records;
@@ -184,16 +184,25 @@ impl Records<RunFile> for MergeFile<'_> {
 }
 
 pub fn run(a: MergeArgs) -> anyhow::Result<()> {
-    let mut given = a.files.clone();
+    // The lists are read a line at a time as their files are merged: a file given twice is
+    // refused as soon as it is met, and a list's length costs no memory.
+    let mut lists = Vec::with_capacity(a.list.len());
     for l in &a.list {
-        given.extend(listed(l)?);
+        lists.push(list_paths(l)?);
     }
+    let given = a
+        .files
+        .iter()
+        .cloned()
+        .map(Ok)
+        .chain(lists.into_iter().flatten());
     let opts = options()?;
     let mut merger: Option<Merger> = None;
     let mut shards = 0usize;
-    for g in &given {
+    for g in given {
+        let g = g?;
         let explicit = !g.is_dir();
-        for path in files(std::slice::from_ref(g))? {
+        for path in files(std::slice::from_ref(&g))? {
             if !explicit && path.extension().is_none_or(|e| e != "json") {
                 continue;
             }

@@ -381,3 +381,35 @@ fn names_with_control_characters_are_shown_escaped() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A list is read a line at a time as its files are merged: an endless list naming one shard
+/// over and over (`merge --list <(yes s0.json)`) is refused at its second line, the shard
+/// given twice, instead of being read whole first.
+#[test]
+fn an_endless_list_is_refused_at_the_file_given_twice() {
+    use std::io::Write as _;
+    let shard = std::fs::canonicalize("docs/examples/n12/s0.json").unwrap();
+    let mut child = common::bin()
+        .args(["merge", "--list", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = format!("{}\n", shard.display());
+        // Until merge stops reading (a broken pipe), or far past what it needs.
+        for _ in 0..10_000_000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is given twice"), "{err}");
+    assert!(writer.join().unwrap(), "merge read the whole list");
+}

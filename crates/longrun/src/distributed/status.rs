@@ -10,7 +10,7 @@
 use crate::distributed::found::{read_found, DoneSoFar, FailureNoted, FoundFile, Skipped};
 use crate::distributed::merge::{Adding, Merged, Merger};
 use crate::distributed::shard::Assignment;
-pub use crate::distributed::walk::{files, listed, DIRECTORY_DEPTH};
+pub use crate::distributed::walk::{files, list_paths, listed, ListedPaths, DIRECTORY_DEPTH};
 pub use crate::distributed::whole::{whole_runs, WholeRun};
 use crate::files::check::{CheckpointCheck, PlanCheck, ShardCheck};
 use crate::files::record::Done;

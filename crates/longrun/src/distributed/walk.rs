@@ -19,9 +19,16 @@ pub const MAX_LIST_LINE: usize = 4096;
 /// text (a NUL byte, or not UTF-8), is refused as soon as it is met: what is read is held a
 /// line at a time, never a whole runaway line.
 pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
-    use std::io::{BufRead, Read};
+    list_paths(list)?.collect()
+}
+
+/// The paths of list `list` (`-`: standard input), read a line at a time as they are asked
+/// for, so that a reader that goes through them one by one (merge, audit) holds one line
+/// whatever the list's length, and one that ends early (a file given twice) reads no more.
+/// Each line is checked as [`listed`] says.
+pub fn list_paths(list: &Path) -> Result<ListedPaths> {
     let name = list.shown().to_string();
-    let mut reader: Box<dyn BufRead> = if name == "-" {
+    let reader: Box<dyn std::io::BufRead> = if name == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         // A pipe is as good as a file here (`--list <(find runs -name '*.json')`).
@@ -29,28 +36,51 @@ pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
             .map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
         Box::new(std::io::BufReader::new(f))
     };
-    let cannot =
-        |e: std::io::Error| Error::Input(format!("cannot read the list of files {name}: {e}"));
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    for number in 1.. {
-        buf.clear();
-        let got = (&mut reader)
+    Ok(ListedPaths {
+        reader,
+        name,
+        number: 0,
+        buf: Vec::new(),
+        done: false,
+    })
+}
+
+/// The paths of a list, a line at a time ([`list_paths`]).
+pub struct ListedPaths {
+    reader: Box<dyn std::io::BufRead>,
+    name: String,
+    /// The number of the last line read.
+    number: usize,
+    buf: Vec<u8>,
+    /// Whether the list ended, or failed.
+    done: bool,
+}
+
+impl ListedPaths {
+    /// The next line's path: `Ok(None)` at the end of the list, and for a blank or comment
+    /// line `Ok(Some(None))`.
+    fn line(&mut self) -> Result<Option<Option<PathBuf>>> {
+        use std::io::{BufRead, Read};
+        let name = &self.name;
+        self.number += 1;
+        let number = self.number;
+        self.buf.clear();
+        let got = (&mut self.reader)
             .take(MAX_LIST_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(cannot)?;
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| Error::Input(format!("cannot read the list of files {name}: {e}")))?;
         if got == 0 {
-            break;
+            return Ok(None);
         }
-        if buf.last() == Some(&b'\n') {
-            buf.pop();
-        } else if buf.len() > MAX_LIST_LINE {
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        } else if self.buf.len() > MAX_LIST_LINE {
             return Err(Error::Input(format!(
                 "line {number} of the list of files {name} is longer than {MAX_LIST_LINE} bytes, \
                  the longest path there is: a list holds one path per line"
             )));
         }
-        let line = match std::str::from_utf8(&buf) {
+        let line = match std::str::from_utf8(&self.buf) {
             Ok(l) if !l.contains('\0') => l.trim_end_matches('\r'),
             _ => {
                 return Err(Error::Input(format!(
@@ -59,11 +89,29 @@ pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
                 )))
             }
         };
-        if !line.trim().is_empty() && !line.starts_with('#') {
-            out.push(PathBuf::from(line));
-        }
+        Ok(Some(
+            (!line.trim().is_empty() && !line.starts_with('#')).then(|| PathBuf::from(line)),
+        ))
     }
-    Ok(out)
+}
+
+impl Iterator for ListedPaths {
+    type Item = Result<PathBuf>;
+
+    fn next(&mut self) -> Option<Result<PathBuf>> {
+        while !self.done {
+            match self.line() {
+                Ok(Some(Some(path))) => return Some(Ok(path)),
+                Ok(Some(None)) => continue,
+                Ok(None) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
 }
 
 /// The shard result and checkpoint files under `paths`: files as given, directories searched
