@@ -19,13 +19,16 @@ use crate::error::{Error, Result};
 
 /// Reads a board from text in any accepted format (see the module docs).
 pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    let Some(&(first_no, first)) = lines.first() else {
+    // The lines that hold something, read again by each pass rather than collected: a board
+    // of millions of rows costs its queens' memory, not a vector per line.
+    let lines = || {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+    };
+    let one_line = lines().nth(1).is_none();
+    let Some((first_no, first)) = lines().next() else {
         return Err(Error::Input(
             "no board in the input: expected a solution as `1 5 8 6 3 7 2 4`, pairs, a grid, \
              dots, a 0/1 matrix or JSON"
@@ -34,18 +37,18 @@ pub fn parse(text: &str, zero_based: bool) -> Result<Board> {
     };
     let off = usize::from(!zero_based);
     let board = if first.starts_with('{') || first.starts_with('[') {
-        parse_json(&lines, off)
+        parse_json(&lines().collect::<Vec<_>>(), off)
     } else if first.contains('(') {
-        parse_pairs(&lines, off)
-    } else if lines.iter().any(|(_, l)| l.contains('|')) {
-        parse_squares(&lines, true)
-    } else if lines.len() == 1 && zero_based && first == "1" {
+        parse_pairs(lines(), off)
+    } else if lines().any(|(_, l)| l.contains('|')) {
+        parse_squares(lines, true)
+    } else if one_line && zero_based && first == "1" {
         // The 1×1 board's 0/1 matrix; as a 0-based list it would name column 1, off the board.
-        parse_squares(&lines, false)
-    } else if lines.len() == 1 && first.chars().any(|c| c.is_ascii_digit()) {
+        parse_squares(lines, false)
+    } else if one_line && first.chars().any(|c| c.is_ascii_digit()) {
         parse_list(first_no, first, off)
     } else {
-        parse_squares(&lines, false)
+        parse_squares(lines, false)
     }?;
     if board.n == 0 {
         return Err(bad(
@@ -229,9 +232,11 @@ fn parse_list(line: usize, text: &str, off: usize) -> Result<Board> {
     in_range_as(line, b, off, &hint)
 }
 
-fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
+fn parse_pairs<'a>(lines: impl Iterator<Item = (usize, &'a str)>, off: usize) -> Result<Board> {
     let mut queens = Vec::new();
-    for &(no, l) in lines {
+    let mut last = 1;
+    for (no, l) in lines {
+        last = no;
         let mut rest = l;
         while let Some(open) = rest.find('(') {
             let junk = rest[..open].trim_matches(|c: char| c.is_whitespace() || c == ',');
@@ -277,76 +282,78 @@ fn parse_pairs(lines: &[(usize, &str)], off: usize) -> Result<Board> {
         queens.len()
     };
     let b = Board { n, queens };
-    in_range(lines.last().map_or(1, |l| l.0), b, off)
+    in_range(last, b, off)
 }
 
-/// Grid (`| Q |   |` rows), dots (`Q . .`) or matrix (`1 0 0`) rows: one line per row.
-fn parse_squares(lines: &[(usize, &str)], grid: bool) -> Result<Board> {
-    let mut rows: Vec<(usize, Vec<bool>)> = Vec::new();
-    for &(no, l) in lines {
-        let cells: Vec<bool> = if grid {
-            if l.chars().all(|c| c == '-' || c == '+') {
-                continue;
-            }
-            let inner = l.trim_start_matches('|').trim_end_matches('|');
-            inner
-                .split('|')
-                .map(|cell| match cell.trim() {
-                    "" => Ok(false),
-                    "Q" | "q" => Ok(true),
-                    other => Err(bad(
-                        no,
-                        format!("'{other}' is not a square: expected 'Q' or blank"),
-                    )),
-                })
-                .collect::<Result<_>>()?
-        } else {
-            l.chars()
-                .filter(|c| !c.is_whitespace())
-                .map(|ch| match ch {
-                    'Q' | 'q' | '1' => Ok(true),
-                    '.' | '0' => Ok(false),
-                    other => Err(bad(
-                        no,
-                        format!(
-                            "'{other}' is not a square: expected Q or . (dots), 1 or 0 (matrix)"
-                        ),
-                    )),
-                })
-                .collect::<Result<_>>()?
-        };
-        rows.push((no, cells));
-    }
-    let n = rows.len();
+/// Grid (`| Q |   |` rows), dots (`Q . .`) or matrix (`1 0 0`) rows: one line per row. Two
+/// passes over the lines (`lines` gives them again): the rows counted, then each read and
+/// its queens kept, so that nothing but the queens is held.
+fn parse_squares<'a, I>(lines: impl Fn() -> I, grid: bool) -> Result<Board>
+where
+    I: Iterator<Item = (usize, &'a str)>,
+{
+    let is_rule = |l: &str| grid && l.chars().all(|c| c == '-' || c == '+');
+    let n = lines().filter(|(_, l)| !is_rule(l)).count();
     let mut queens = Vec::new();
-    for (r, (no, cells)) in rows.iter().enumerate() {
-        if cells.len() != n {
-            let hint = if cells.len() < n && n.is_multiple_of(cells.len().max(1)) {
+    for (r, (no, l)) in lines().filter(|(_, l)| !is_rule(l)).enumerate() {
+        let mut squares = 0usize;
+        let mut square = |q: bool| {
+            if q {
+                queens.push((r, squares));
+            }
+            squares += 1;
+        };
+        if grid {
+            let inner = l.trim_start_matches('|').trim_end_matches('|');
+            for cell in inner.split('|') {
+                match cell.trim() {
+                    "" => square(false),
+                    "Q" | "q" => square(true),
+                    other => {
+                        return Err(bad(
+                            no,
+                            format!("'{other}' is not a square: expected 'Q' or blank"),
+                        ))
+                    }
+                }
+            }
+        } else {
+            for ch in l.chars().filter(|c| !c.is_whitespace()) {
+                match ch {
+                    'Q' | 'q' | '1' => square(true),
+                    '.' | '0' => square(false),
+                    other => {
+                        return Err(bad(
+                            no,
+                            format!(
+                                "'{other}' is not a square: expected Q or . (dots), 1 or 0 \
+                                 (matrix)"
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+        if squares != n {
+            let hint = if squares < n && n.is_multiple_of(squares.max(1)) {
                 format!(
                     " (do the {n} lines hold {} boards of {} rows? separate boards with an \
                      empty line)",
-                    n / cells.len(),
-                    cells.len()
+                    n / squares.max(1),
+                    squares
                 )
             } else {
                 String::new()
             };
             return Err(bad(
-                *no,
+                no,
                 format!(
-                    "row {} has {} squares, but the board has {n} rows: expected {n} squares{hint}",
-                    r + 1,
-                    cells.len()
+                    "row {} has {squares} squares, but the board has {n} rows: expected {n} \
+                     squares{hint}",
+                    r + 1
                 ),
             ));
         }
-        queens.extend(
-            cells
-                .iter()
-                .enumerate()
-                .filter(|(_, &q)| q)
-                .map(|(c, _)| (r, c)),
-        );
     }
     Ok(Board { n, queens })
 }
