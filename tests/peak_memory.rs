@@ -54,6 +54,21 @@ fn verify_of_a_million_boards_stays_small() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `verify` of one drawn board of 16 million rows (32 MiB of `Q` lines) holds little more
+/// than its input: its rows are counted and read again, never held one vector each (it
+/// peaked at 1.4 GiB).
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_of_a_tall_drawn_board_stays_near_its_input() {
+    let dir = tmpdir("verify-tall");
+    let input = dir.join("tall.txt");
+    std::fs::write(&input, "Q\n".repeat(16 << 20)).unwrap();
+    let (code, peak) = exit_and_peak_kib(&["verify", input.to_str().unwrap()]);
+    assert_eq!(code, 2, "not a square board");
+    assert!(peak < 128 * 1024, "peak {peak} KiB for 32 MiB of input");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A quadrant count refused for memory is refused before its quarter table is
 /// built (it peaked at 165 MiB before refusing 64M at N = 21).
 #[cfg(target_os = "linux")]
