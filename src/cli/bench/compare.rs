@@ -20,6 +20,12 @@ use std::time::Duration;
 /// under a KiB each); past it the other is stopped and refused.
 const MOST_OUTPUT_BYTES: u64 = 1 << 20;
 
+/// Why a run of the other binary gave nothing: it could not start, or what it did.
+enum RunFailed {
+    Start(std::io::Error),
+    Run(String),
+}
+
 /// What a run of the other binary gave: its exit status, stdout and stderr (each bounded).
 struct Ran {
     status: ExitStatus,
@@ -31,7 +37,7 @@ struct Ran {
 /// [`MOST_OUTPUT_BYTES`] of each of its outputs: one that writes more is stopped (SIGKILL to
 /// its group) and refused; where `stop` is raised (this process got SIGINT or SIGTERM), its
 /// group gets SIGTERM, so that it ends as this one does, and the run is refused.
-fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, String> {
+fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, RunFailed> {
     let mut child = Command::new(path)
         .args(args)
         .stdin(Stdio::null())
@@ -39,7 +45,7 @@ fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, Str
         .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
-        .map_err(|e| format!("could not run ({e})"))?;
+        .map_err(RunFailed::Start)?;
     let group = -(child.id() as i32);
     let signal = |sig| {
         // SAFETY: kill(2) of the child's own process group, which this process made.
@@ -49,21 +55,21 @@ fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, Str
     let out = bounded_reader(child.stdout.take(), &flooded);
     let err = bounded_reader(child.stderr.take(), &flooded);
     let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| format!("could not wait ({e})"))?
-        {
+        let waited = child.try_wait();
+        if let Some(status) = waited.map_err(|e| RunFailed::Run(format!("could not wait ({e})")))? {
             break status;
         }
         if stop.load(Ordering::Relaxed) {
             signal(libc::SIGTERM);
             let _ = child.wait();
-            return Err("was stopped, as this benchmark was".into());
+            return Err(RunFailed::Run("was stopped, as this benchmark was".into()));
         }
         if flooded.load(Ordering::Relaxed) {
             signal(libc::SIGKILL);
             let _ = child.wait();
-            return Err(format!("wrote more than {MOST_OUTPUT_BYTES} bytes"));
+            return Err(RunFailed::Run(format!(
+                "wrote more than {MOST_OUTPUT_BYTES} bytes"
+            )));
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -72,7 +78,9 @@ fn run_bounded(path: &Path, args: &[&str], stop: &AtomicBool) -> Result<Ran, Str
         err.join().unwrap_or_default(),
     );
     if flooded.load(Ordering::Relaxed) {
-        return Err(format!("wrote more than {MOST_OUTPUT_BYTES} bytes"));
+        return Err(RunFailed::Run(format!(
+            "wrote more than {MOST_OUTPUT_BYTES} bytes"
+        )));
     }
     Ok(Ran {
         status,
@@ -117,8 +125,10 @@ impl Other {
                 path.shown()
             ))
         };
-        let out =
-            run_bounded(path, &["--version"], stop).map_err(|why| bad(format!("it {why}")))?;
+        let out = run_bounded(path, &["--version"], stop).map_err(|f| match f {
+            RunFailed::Start(e) => bad(format!("cannot run it ({e})")),
+            RunFailed::Run(why) => bad(format!("it {why}")),
+        })?;
         let said = String::from_utf8_lossy(&out.stdout);
         let version: String = said
             .lines()
@@ -183,7 +193,10 @@ impl Other {
                 args.join(" ")
             ))
         };
-        let out = run_bounded(&self.path, &args, stop).map_err(failed)?;
+        let out = run_bounded(&self.path, &args, stop).map_err(|f| match f {
+            RunFailed::Start(e) => failed(format!("could not run ({e})")),
+            RunFailed::Run(why) => failed(why),
+        })?;
         if !out.status.success() {
             return Err(failed(format!(
                 "failed: {}",
