@@ -23,6 +23,9 @@ pub mod leaves;
 #[cfg(feature = "probe")]
 pub mod probe;
 mod shape;
+mod sharing;
+#[cfg(test)]
+pub(crate) use sharing::share_small_sieves;
 pub mod sieve;
 
 use self::counters::{add_popcounts, and, count_lanes, LaneSet, Lanes, Pair};

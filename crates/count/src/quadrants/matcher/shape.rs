@@ -4,9 +4,9 @@
 //! tables will hold is known first. The bits' frequencies are sampled at every node, so each
 //! split takes the bit that pays best where it is.
 
+use super::sharing::shares;
 use super::{chunks_for, Matcher, BLOCK};
 use crate::arch::{Build, PerBuild, Simd};
-use crate::spread::spare_workers;
 use std::ops::Range;
 
 /// Stored patterns below which the sieve does not split (one matcher, no sampling).
@@ -36,32 +36,6 @@ const SAMPLE_SHARE: usize = 64;
 /// The queries to sample for a sieve expecting `expected` of them.
 fn sample_size(expected: usize) -> usize {
     (expected / SAMPLE_SHARE).clamp(SAMPLE_MIN, SAMPLE_MAX)
-}
-
-/// Stored patterns from which a sieve's shaping and tables are shared by the threads of the
-/// pool it is built on ([`shares`]): below it a node's work is too small to hand over. (The
-/// tests share from far fewer, so that small boards take the shared paths.)
-const SHARED_PATTERNS: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
-
-/// The fewest queries per sieve node hands to another thread when it is counted by several
-/// ([`walk_shared`]; the tests' from far fewer).
-pub(super) const SHARED_QUERIES: usize = if cfg!(test) { 1 << 7 } else { 1 << 14 };
-
-/// Whether a sieve node of `stored` patterns shares its work with the free threads of the
-/// pool it runs on: only where there are some ([`spare_workers`]: on one thread, or while
-/// the run still has tasks for every worker, the code is the walk alone).
-pub(super) fn shares(stored: usize) -> bool {
-    stored >= SHARED_PATTERNS && spare_workers()
-}
-
-/// How deep into a sieve a count of `queries` hands subtrees to the free threads of the
-/// pool it runs on (`None`: one walk, on this thread): where there are some
-/// ([`spare_workers`]), as deep as makes about eight subtrees per thread, so that threads that
-/// finish early take more.
-pub(super) fn walk_shared(queries: usize) -> Option<usize> {
-    let threads = rayon::current_num_threads();
-    let depth = (8 * threads).next_power_of_two().trailing_zeros() as usize;
-    (queries >= SHARED_QUERIES && spare_workers()).then_some(depth)
 }
 
 /// Patterns per side whose bits a node counts to choose its split.

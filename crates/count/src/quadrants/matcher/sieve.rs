@@ -12,9 +12,8 @@
 //! [`Simd::extract`]: crate::arch::Simd::extract
 
 pub use super::shape::{cost, Shaped};
-use super::shape::{
-    keep_patterns, shape, shares, walk_shared, Shape, WithoutBits, MAX_DEPTH, SHARED_QUERIES,
-};
+use super::shape::{keep_patterns, shape, Shape, WithoutBits, MAX_DEPTH};
+use super::sharing::{shared_queries, shares, walk_shared};
 use super::{Matcher, BLOCK};
 use crate::arch::{Build, PerBuild, Simd};
 use rayon::prelude::*;
@@ -145,7 +144,7 @@ impl Sieve {
     /// levels handing their branches to the pool's free threads.
     fn count_shared(&self, at: usize, queries: &[u64], depth: usize) -> u64 {
         match &self.nodes[at] {
-            Node::Split { bit, right } if depth > 0 && queries.len() >= SHARED_QUERIES => {
+            Node::Split { bit, right } if depth > 0 && queries.len() >= shared_queries() => {
                 let lacking = self.build.run(WithoutBits {
                     queries,
                     bits: 1 << bit,
@@ -326,6 +325,7 @@ mod tests {
     /// thread counts, in every build.
     #[test]
     fn a_sieve_shared_by_a_pool_is_the_one_a_thread_builds() {
+        super::super::share_small_sieves();
         let pool = |t| crate::engine::pool(t).unwrap();
         let (one, four) = (pool(1), pool(4));
         for build in crate::quadrants::builds() {

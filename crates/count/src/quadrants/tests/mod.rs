@@ -407,6 +407,7 @@ fn plans_before_the_transposes_are_still_read() {
 #[ignore = "heavy tier (seconds to a minute): .ci/run runs it with -- --ignored"]
 fn a_task_spread_over_a_pool_gives_the_record_one_thread_gives() {
     use crate::quadrants::matcher::sieve::SHARED;
+    crate::quadrants::matcher::share_small_sieves();
     let pool = |t| crate::engine::pool(t).unwrap();
     let (one, four) = (pool(1), pool(4));
     let before = SHARED.load(Ordering::Relaxed);
