@@ -389,7 +389,7 @@ fn list(ids: &[u32]) -> String {
 
 /// A slice as the report names it: its row set's east rows and its north-west queens,
 /// 1-based `row:col` as the command line writes squares.
-fn slice_name(s: &nqueens_count::quadrants::audit::slice::Slice) -> String {
+fn slice_name(s: &nqueens_count::slices::Slice) -> String {
     let east: Vec<String> = (0..32)
         .filter(|r| s.east_rows >> r & 1 == 1)
         .map(|r| (r + 1).to_string())

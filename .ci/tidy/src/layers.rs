@@ -2,6 +2,10 @@
 //! a path into a crate that is not a dependency; this check keeps the dependencies themselves
 //! pointing down: a package's `Cargo.toml` names only the layers below it ([`LAYERS`]), and a
 //! dev-dependency (for tests) may also name a layer beside it, never one above.
+//!
+//! Within the count layer, the methods' own modules are its inside: the long runs reach a
+//! method only through `Job`, its `Counter` and its `Slices` ([`METHOD_ROOMS`]), so that a
+//! method may change without the long runs noticing. Their tests may reach further.
 
 use crate::{Problem, Tree};
 
@@ -20,10 +24,45 @@ fn floor(package: &str) -> Option<u32> {
     LAYERS.iter().find(|(p, _)| *p == package).map(|&(_, f)| f)
 }
 
+/// The count layer's modules that hold its methods, which the long runs do not name.
+pub const METHOD_ROOMS: [&str; 3] = [
+    "nqueens_count::quadrants",
+    "nqueens_count::backtracking",
+    "nqueens_count::gpu",
+];
+
 pub fn check(tree: &Tree) -> Vec<Problem> {
     let mut found = Vec::new();
     for (path, text) in &tree.manifests {
         found.extend(check_manifest(path, text));
+    }
+    for file in &tree.files {
+        if file.path.starts_with("crates/longrun/src/") {
+            found.extend(check_doors(&file.path, &file.text));
+        }
+    }
+    found
+}
+
+/// The lines of a long-run source, before its tests, that name a method's own module.
+fn check_doors(path: &str, text: &str) -> Vec<Problem> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        let Some(room) = METHOD_ROOMS.iter().find(|r| code.contains(*r)) else {
+            continue;
+        };
+        found.push(Problem {
+            check: "layers",
+            place: format!("{path}:{}", i + 1),
+            message: format!(
+                "a long run names `{room}`: reach a method through `Job`, its `Counter` or its \
+                 `Slices` (CONTRIBUTING.md, \"Rooms\")"
+            ),
+        });
     }
     found
 }
@@ -91,5 +130,18 @@ mod tests {
         let found = check_manifest("crates/count/Cargo.toml", count);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].place, "crates/count/Cargo.toml:6");
+    }
+
+    #[test]
+    fn a_long_run_that_reaches_into_a_method_is_named() {
+        let text = "use nqueens_count::quadrants::Quadrants;\n\
+                    use nqueens_count::{Job, Options};\n\
+                    // not nqueens_count::backtracking, a comment\n\
+                    #[cfg(test)]\n\
+                    mod tests { use nqueens_count::backtracking::plan::Plan; }\n";
+        let found = check_doors("crates/longrun/src/audit/quadrant.rs", text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].place, "crates/longrun/src/audit/quadrant.rs:1");
+        assert!(found[0].message.contains("nqueens_count::quadrants"));
     }
 }

@@ -15,7 +15,8 @@ use super::method::{self, Method};
 use super::options::Options;
 use super::plan_id::PlanId;
 use super::progress::{ProgressFn, Tracker};
-use super::quadrants::{self, Quadrants};
+use super::quadrants::{self, BuildCap, Quadrants};
+use super::slices::Slices;
 use super::tally::Tally;
 use super::totals::Totals;
 use nqueens_board::error::{Error, Result};
@@ -33,6 +34,8 @@ pub struct Job {
     /// The build its vector code runs in (the quadrant method's, or the kernel's).
     build: Build,
     counter: Arc<dyn Counter>,
+    /// The quadrant method's plan, where it counts: what [`Job::slices`] draws from.
+    quadrants: Option<Arc<Quadrants>>,
     id: PlanId,
     tasks: usize,
     backend: Backend,
@@ -44,6 +47,13 @@ pub struct Job {
 }
 
 impl Job {
+    /// The most tasks a backtracking plan holds.
+    pub const MOST_PLAN_TASKS: usize = super::backtracking::plan::MAX_PLAN_TASKS;
+
+    /// The largest board whose quadrant plan is made from its tables in full; past it, the
+    /// plan's tasks and their work estimates come from sampled row sets.
+    pub const TABLE_MAX_N: u32 = quadrants::TABLE_MAX_N;
+
     /// Plans the count of an `n` board as `opts` say ([`method::choose`] picks the method).
     /// `long_run`: `Some(depth)` for a run that checkpoints or shards, whose plan must be the
     /// same on every machine (`auto` is never resolved by this machine's memory), with the
@@ -129,12 +139,41 @@ impl Job {
             id: planned,
             tasks: b.plan().tasks(),
             counter: Arc::new(b),
+            quadrants: None,
             backend: opts.backend,
             device: None,
             threads: opts.resolved_threads(),
             cancel: opts.cancel.clone().unwrap_or_default(),
             progress: opts.progress.clone(),
         })
+    }
+
+    /// The job that recounts the tasks of quadrant plan `id` by the method itself, in `build`
+    /// (one of [`Job::builds_here`]), for an audit that checks one build against another. Its
+    /// fingerprint is checked.
+    pub fn recounting_in(id: &PlanId, opts: &Options, build: Build) -> Result<Job> {
+        if id.algorithm != Algorithm::Quadrants {
+            return Job::from_id(id, opts);
+        }
+        let settings = opts
+            .quadrants
+            .for_plan(id.n, &id.fingerprint)
+            .in_build(build.name().parse::<BuildCap>().ok());
+        let threads = opts.resolved_threads();
+        let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
+        let q = Quadrants::within(id.n, threads, limit, &settings)?;
+        id.check_fingerprint(&q.id().fingerprint)?;
+        Ok(Job::of_quadrants(q, opts, threads))
+    }
+
+    /// The builds the quadrant method runs in on this CPU, up to the cap `opts` set
+    /// (`NQUEENS_QUADRANT_BUILD`), the portable one first and the richest last.
+    pub fn builds_here(opts: &Options) -> Vec<Build> {
+        let cap = opts.quadrants.build;
+        quadrants::builds()
+            .into_iter()
+            .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b).is_some_and(|c| c <= cap)))
+            .collect()
     }
 
     /// The job of a backtracking `plan`: its tasks counted by the backend `opts` name, on
@@ -157,6 +196,7 @@ impl Job {
             id,
             tasks,
             counter,
+            quadrants: None,
             backend: opts.backend,
             device,
             threads,
@@ -166,13 +206,15 @@ impl Job {
     }
 
     fn of_quadrants(q: Quadrants, opts: &Options, threads: usize) -> Job {
+        let q = Arc::new(q);
         Job {
             memory_estimate: Some(q.memory_estimate()),
             least_memory: Some(q.least_memory()),
             build: q.build(),
             id: q.id(),
             tasks: q.tasks(),
-            counter: Arc::new(q),
+            counter: q.clone(),
+            quadrants: Some(q),
             backend: opts.backend,
             device: None,
             threads,
@@ -212,6 +254,12 @@ impl Job {
     /// The task counter, for the engine.
     pub fn counter(&self) -> Arc<dyn Counter> {
         self.counter.clone()
+    }
+
+    /// The slices of the plan's tasks (see [`Slices`]), where the quadrant method counts it;
+    /// `None` for a backtracking plan, which has none.
+    pub fn slices(&self) -> Option<Slices> {
+        self.quadrants.clone().map(Slices::of)
     }
 
     /// Worker threads.

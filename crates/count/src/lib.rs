@@ -23,6 +23,7 @@ pub mod options;
 pub mod plan_id;
 pub mod progress;
 pub mod quadrants;
+pub mod slices;
 pub mod spread;
 pub mod tally;
 pub mod totals;

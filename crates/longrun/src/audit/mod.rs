@@ -9,7 +9,7 @@
 //!   with `fast`, every other kernel with `wide`), every count compared, nodes included;
 //! - a quadrant method's file's tasks, by default, by the method again in another build than
 //!   the one the file records (a CPU or compiler fault in one build shows), every count
-//!   compared; and several slices of each ([`nqueens_count::quadrants::audit::slice`]: small exact parts
+//!   compared; and several slices of each ([`nqueens_count::slices`]: small exact parts
 //!   of its solutions) counted both by backtracking and by the method, which shares nothing
 //!   with the backtracking search and goes through the same join, sieve and matcher as the
 //!   task (a fault of the method's code where a slice falls shows). `--same-method` recounts

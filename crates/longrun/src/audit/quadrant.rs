@@ -6,29 +6,20 @@ use super::draw::SplitMix;
 use super::recorded::Recorded;
 use super::recount::recount;
 use super::report::{file_audit, FewerSlices, FileAudit, QuadrantRecount, Recount, SliceCheck};
-use super::state::Auditor;
+use super::state::{Auditor, Recounter};
 use nqueens_board::error::{Error, Result};
 use nqueens_count::arch::Build;
-use nqueens_count::engine::pool;
-use nqueens_count::memory;
-use nqueens_count::quadrants::audit::slice::{self, Slice};
-use nqueens_count::quadrants::{builds, BuildCap, Quadrants};
+use nqueens_count::slices::{Slice, Slices};
 use nqueens_count::tally::Tally;
 use nqueens_count::{Job, Options};
 use serde::Serialize;
-use std::sync::Arc;
 use std::time::Instant;
 
-/// The build to recount file `f`'s tasks in: for [`QuadrantRecount::SameMethod`] the one the
-/// file records (this CPU's richest where it records none this CPU runs); else the richest
-/// this CPU runs that the file does not record (where the file records none, one poorer than
-/// this CPU's richest: the file was likely counted in the richest of a CPU like it).
-fn recount_build(f: &Recorded, how: QuadrantRecount, cap: Option<BuildCap>) -> Build {
+/// The build that recounts quadrant method file `f` as `how` says: the build it recorded
+/// (`SameMethod`), or another this CPU runs (`OtherBuild`; the richest runnable otherwise).
+fn recount_build(f: &Recorded, how: QuadrantRecount, opts: &Options) -> Build {
     // The builds this CPU runs, up to the cap asked for (`NQUEENS_QUADRANT_BUILD`).
-    let here: Vec<Build> = builds()
-        .into_iter()
-        .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b).is_some_and(|c| c <= cap)))
-        .collect();
+    let here = Job::builds_here(opts);
     let richest = *here.last().expect("the portable build");
     let recorded: Vec<&str> = f.counted_by().iter().map(|c| c.build.as_str()).collect();
     match how {
@@ -58,7 +49,11 @@ pub(super) fn recount_quadrants(
     how: Recount,
 ) -> Result<(Vec<(u32, Tally)>, FileAudit)> {
     let opts = a.opts;
-    let named = |e: Error| Error::Input(format!("{}: {e}", f.name));
+    // A file's own faults name the file; a machine's (memory, threads) keep their kind.
+    let named = |e: Error| match e {
+        Error::Input(e) => Error::Input(format!("{}: {e}", f.name)),
+        e => e,
+    };
     let fingerprint = &f.plan().fingerprint;
     if how.quadrants == QuadrantRecount::Backtracking {
         let counter = a.counter(format!("{fingerprint} backtracking"), || {
@@ -70,28 +65,27 @@ pub(super) fn recount_quadrants(
         let audit = file_audit(f, ids, "backtracking by row set".into(), false);
         return Ok((got, audit));
     }
-    let build = recount_build(f, how.quadrants, opts.quadrants.build);
+    let build = recount_build(f, how.quadrants, opts);
     let key = format!("{fingerprint} quadrants {}", build.name());
-    let q = match a.quadrants.iter().find(|(k, _)| *k == key) {
-        Some((_, q)) => q.clone(),
+    let r = match a.quadrants.iter().find(|r| r.key == key) {
+        Some(r) => r.clone(),
         None => {
-            let settings = opts
-                .quadrants
-                .for_plan(f.plan().n, fingerprint)
-                .in_build(build.name().parse::<BuildCap>().ok());
-            let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-            let q = Quadrants::within(f.plan().n, opts.resolved_threads(), limit, &settings)?;
-            f.plan()
-                .check_fingerprint(&q.id().fingerprint)
-                .map_err(named)?;
-            let q = Arc::new(q);
-            a.quadrants.push((key, q.clone()));
-            q
+            let job = Job::recounting_in(f.plan(), opts, build).map_err(named)?;
+            let slices = job
+                .slices()
+                .ok_or_else(|| Error::Input(format!("{}: not a quadrant method plan", f.name)))?;
+            let r = Recounter {
+                key,
+                counter: job.counter(),
+                slices,
+            };
+            a.quadrants.push(r.clone());
+            r
         }
     };
-    let got = recount(q.clone(), ids, opts)?;
+    let got = recount(r.counter, ids, opts)?;
     if how.quadrants == QuadrantRecount::OtherBuild {
-        file_slices(&q, f, ids, how.slices, opts.resolved_threads(), a)?;
+        file_slices(&r.slices, f, ids, how.slices, opts.resolved_threads(), a)?;
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
     Ok((got, audit))
@@ -114,7 +108,7 @@ struct Drawn {
 /// last drawn where none does). FewerSlices where the draws find no more distinct slices (a task
 /// with few row sets and placements).
 fn draw_task(
-    q: &Quadrants,
+    q: &Slices,
     task: u32,
     draws: usize,
     want: usize,
@@ -131,12 +125,12 @@ fn draw_task(
                     && !out.iter().any(|d| d.slice == *s)
                     && kept.as_ref().is_none_or(|k| k.slice != *s)
             };
-            let Some(s) = slice::draw(q, task, &mut || mix.next()).filter(new) else {
+            let Some(s) = q.draw(task, &mut || mix.next()).filter(new) else {
                 misses += 1;
                 continue;
             };
             let start = Instant::now();
-            let backtracking = slice::by_backtracking(q, &s)?;
+            let backtracking = q.by_backtracking(&s)?;
             let seconds = start.elapsed().as_secs_f64();
             kept = Some(Drawn {
                 slice: s,
@@ -163,7 +157,7 @@ fn any_solutions(d: &[Drawn]) -> bool {
 /// of another of the file's tasks with solutions, named as drawn for it; a task with fewer
 /// distinct slices than asked is named in `fewer`.
 fn file_slices(
-    q: &Quadrants,
+    q: &Slices,
     f: &Recorded,
     ids: &[u32],
     per_task: usize,
@@ -211,14 +205,14 @@ fn file_slices(
 /// the method too, on `threads` threads (a large slice's sieve is shared by them, as a
 /// task's is).
 fn check_slice(
-    q: &Quadrants,
+    q: &Slices,
     file: &str,
     threads: usize,
     d: Drawn,
     drawn_for: Option<u32>,
 ) -> Result<SliceCheck> {
     let start = Instant::now();
-    let method = pool(threads)?.install(|| slice::by_method(q, &d.slice))?;
+    let method = q.by_method(&d.slice, threads)?;
     Ok(SliceCheck {
         file: file.to_string(),
         slice: d.slice,
@@ -252,13 +246,10 @@ pub fn slices_of_plan(
     seed: u64,
     opts: &Options,
 ) -> Result<PlanSlices> {
-    let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
-    let q = Quadrants::within(n, opts.resolved_threads(), limit, &opts.quadrants)?;
+    let q = Slices::of_plan(n, opts)?;
     let mut mix = SplitMix(seed);
     let name = format!("plan of N = {n}");
-    let rows = nqueens_count::engine::Counter::tasks(&q)
-        .saturating_sub(1)
-        .max(1);
+    let rows = q.tasks().saturating_sub(1).max(1);
     let (mut good, mut empty) = (Vec::new(), Vec::new());
     let mut tried = std::collections::HashSet::new();
     for _ in 0..64 * tasks.max(1) {

@@ -2,7 +2,7 @@
 //! counted both ways.
 
 use super::recorded::Recorded;
-use nqueens_count::quadrants::audit::slice::Slice;
+use nqueens_count::slices::Slice;
 use nqueens_count::tally::Tally;
 use nqueens_count::Backend;
 use serde::Serialize;

@@ -7,7 +7,7 @@ use crate::files::check::PlanCheck;
 use nqueens_board::error::Result;
 use nqueens_count::engine::Counter;
 use nqueens_count::plan_id::PlanId;
-use nqueens_count::quadrants::Quadrants;
+use nqueens_count::slices::Slices;
 use nqueens_count::Options;
 use std::sync::Arc;
 
@@ -24,7 +24,7 @@ pub struct Auditor<'a> {
     /// The counters that recount, by what they recount (plan, and build or kernel).
     pub(super) counters: Vec<(String, Arc<dyn Counter>)>,
     /// The quadrant method's recounting plans, by plan and build.
-    pub(super) quadrants: Vec<(String, Arc<Quadrants>)>,
+    pub(super) quadrants: Vec<Recounter>,
 }
 
 impl<'a> Auditor<'a> {
@@ -64,4 +64,13 @@ impl<'a> Auditor<'a> {
         self.counters.push((key, c.clone()));
         Ok(c)
     }
+}
+
+/// A quadrant plan set up to recount in one build: its counter and its slices.
+#[derive(Clone)]
+pub(super) struct Recounter {
+    /// The plan's fingerprint and the build's name.
+    pub key: String,
+    pub counter: Arc<dyn Counter>,
+    pub slices: Slices,
 }

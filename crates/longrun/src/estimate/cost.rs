@@ -22,11 +22,9 @@ use crate::estimate::sample::{process_seconds, sample, sampled_share, total_work
 pub use crate::estimate::sample::{Sampled, MIN_SAMPLED};
 use nqueens_board::error::{Error, Result};
 use nqueens_board::limits::LIFETIME_SECONDS;
-use nqueens_count::backtracking::plan::MAX_PLAN_TASKS;
 use nqueens_count::engine::Work;
 use nqueens_count::memory;
 use nqueens_count::oeis::Sequence;
-use nqueens_count::quadrants::TABLE_MAX_N;
 use nqueens_count::{Job, Options};
 use serde::Serialize;
 use std::time::Instant;
@@ -193,24 +191,25 @@ fn slow_sample(
 }
 
 /// Refuses, from arithmetic alone, an estimate of a backtracking plan whose fewest draws
-/// cannot finish in a lifetime: a plan holds at most [`MAX_PLAN_TASKS`] tasks, so a drawn task
+/// cannot finish in a lifetime: a plan holds at most [`Job::MOST_PLAN_TASKS`] tasks, so a drawn task
 /// costs at least the whole count's rough cost over that many.
 fn beyond_a_lifetime(n: u32, opts: &Options, ask: EstimateRequest) -> Result<()> {
     let algorithm = opts.resolved_algorithm(n);
     if algorithm == nqueens_count::Algorithm::Quadrants || !opts.placed.is_empty() {
         return Ok(());
     }
-    let per_draw = algorithm.rough_core_seconds(n) / MAX_PLAN_TASKS as f64;
+    let per_draw = algorithm.rough_core_seconds(n) / Job::MOST_PLAN_TASKS as f64;
     let draws = ask.tasks.unwrap_or(MIN_SAMPLED);
     let wall = per_draw * draws.div_ceil(opts.resolved_threads().max(1)) as f64;
     if wall > LIFETIME_SECONDS {
         return Err(Error::Usage(format!(
             "a drawn task of N = {n} takes at least about {:.0e} years of CPU (algorithm \
-             {algorithm} at about {} core-ns per solution, a plan of at most {MAX_PLAN_TASKS} \
+             {algorithm} at about {} core-ns per solution, a plan of at most {} \
              tasks): the sample cannot finish in a lifetime; nothing is counted (ask for it \
              anyway with `force`)",
             per_draw / (365.25 * 86_400.0),
-            algorithm.rough_ns_per_solution()
+            algorithm.rough_ns_per_solution(),
+            Job::MOST_PLAN_TASKS,
         )));
     }
     Ok(())
@@ -255,8 +254,8 @@ pub fn estimate(n: u32, opts: &Options, ask: EstimateRequest) -> Result<Estimate
     let warnings = sample_warnings(n, with_solutions, sampled.len());
     // The figure to trust (see the fields), or the rough one where the sample found nothing.
     let whole = match &core_seconds_by_solutions {
-        Some(p) if n > TABLE_MAX_N => p.value,
-        None if n > TABLE_MAX_N => job.id().algorithm.rough_core_seconds(n),
+        Some(p) if n > Job::TABLE_MAX_N => p.value,
+        None if n > Job::TABLE_MAX_N => job.id().algorithm.rough_core_seconds(n),
         _ => core_seconds_in_shards.value,
     };
     let (shards, least_shards) = shards_to_advise(opts, &job, whole, setup_seconds, ask);
