@@ -199,7 +199,7 @@ fn audit_all(
             auditor.add(&f)?;
         }
     }
-    let report = auditor.finish();
+    let report = auditor.finish()?;
     if report.files == 0 {
         return Err(Error::Usage(
             "audit found no shard result or checkpoint in what it was given".into(),

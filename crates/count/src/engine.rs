@@ -203,6 +203,7 @@ pub fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
         return Err(Error::Threads(threads));
     }
     static POOLS: Mutex<Vec<Arc<rayon::ThreadPool>>> = Mutex::new(Vec::new());
+    ASKED.fetch_add(1, Ordering::Relaxed);
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
         return Ok(Arc::clone(p));
@@ -231,6 +232,15 @@ static STARTED: AtomicUsize = AtomicUsize::new(0);
 /// checks to see that a command builds one pool, not one per run or per task.
 pub fn threads_started() -> usize {
     STARTED.load(Ordering::Relaxed)
+}
+
+static ASKED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many times a pool has been asked for ([`pool`]: once per run of the engine, and once per
+/// use of a pool outside a run) in this process: each wakes the pool's threads, whose waking and
+/// sleeping cost system time, so a test checks that a command of many small runs batches them.
+pub fn pools_asked() -> usize {
+    ASKED.load(Ordering::Relaxed)
 }
 
 /// How many tasks per worker takes at once: enough for the batched kernels to keep their lanes

@@ -50,7 +50,14 @@ impl Slices {
     /// `threads` threads of the engine's pool (a large slice's sieve is shared by them, as a
     /// task's is).
     pub fn by_method(&self, s: &Slice, threads: usize) -> Result<u128> {
-        pool(threads)?.install(|| slice::by_method(&self.plan, s))
+        pool(threads)?.install(|| self.by_method_here(s))
+    }
+
+    /// [`Slices::by_method`] on the pool the caller runs in (its threads share a large
+    /// slice's sieve), or on the caller's thread alone outside a pool: for many slices
+    /// counted in one [`rayon::ThreadPool::install`], which wakes the pool once for them all.
+    pub fn by_method_here(&self, s: &Slice) -> Result<u128> {
+        slice::by_method(&self.plan, s)
     }
 
     /// How many tasks the plan has.

@@ -1,8 +1,9 @@
 //! A command that counts many small runs starts its threads once: an audit of many one-task
 //! shard files recounts them all on one pool sized by its thread count, however many files
-//! and tasks it reads. (Its own test binary: the count of threads started is the process's.)
+//! and tasks it reads, and wakes that pool once per batch of tasks, not once per file. (Its own
+//! test binary: the counts of threads started and of pools asked for are the process's.)
 
-use nqueens_count::engine::threads_started;
+use nqueens_count::engine::{pools_asked, threads_started};
 use nqueens_count::{Algorithm, Options};
 use nqueens_longrun::audit::{Auditor, QuadrantRecount, Recorded, Recount, Sample};
 use nqueens_longrun::distributed::shard::Shard;
@@ -42,7 +43,7 @@ fn audit(files: &[PathBuf], opts: &Options) -> usize {
     for f in files {
         auditor.add(&Recorded::read(f).unwrap()).unwrap();
     }
-    let report = auditor.finish();
+    let report = auditor.finish().unwrap();
     assert!(report.agrees());
     report.recounted
 }
@@ -59,8 +60,18 @@ fn an_audit_of_many_files_starts_its_threads_once() {
     assert_eq!(after_counts, 3, "threads started by 80 shard counts");
     let few = audit(&files[..4], &opts);
     let after_few = threads_started();
+    let asked = pools_asked();
     let many = audit(&files, &opts);
     let after_many = threads_started();
+    // Eighty files, each with its tasks and a slice: the pool is woken for each batch of up
+    // to 1,024 tasks (one run per counter, N = 10's kernel and N = 16's build, and one use for
+    // the slices), not for each file.
+    let uses = pools_asked() - asked;
+    let batches = many.div_ceil(1024);
+    assert!(
+        uses <= 3 * batches && uses < 40,
+        "the pool was asked for {uses} times by an audit of 80 files, {many} tasks"
+    );
     assert!(many > 10 * few / 2, "{many} tasks recounted against {few}");
     // However many files and tasks, the audit starts no thread of its own.
     assert_eq!(

@@ -4,15 +4,17 @@
 
 use super::draw::SplitMix;
 use super::recorded::Recorded;
-use super::recount::recount;
-use super::report::{file_audit, FewerSlices, FileAudit, QuadrantRecount, Recount, SliceCheck};
-use super::state::{Auditor, Recounter};
+use super::report::{
+    file_audit, AuditReport, FewerSlices, FileAudit, QuadrantRecount, Recount, SliceCheck,
+};
+use super::state::{Auditor, PendingDraw, Recounter};
 use nqueens_board::error::{Error, Result};
 use nqueens_count::arch::Build;
+use nqueens_count::engine::{pool, Counter};
 use nqueens_count::slices::{Slice, Slices};
-use nqueens_count::tally::Tally;
 use nqueens_count::{Job, Options};
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The build that recounts quadrant method file `f` as `how` says: the build it recorded
@@ -39,15 +41,16 @@ fn recount_build(f: &Recorded, how: QuadrantRecount, opts: &Options) -> Build {
     }
 }
 
-/// Recounts the tasks `ids` of quadrant method file `f` as `how` says, drawing slices with
-/// the auditor's seed into its report; returns the recounted tallies, by id, and how it
-/// recounted. The recounting plan is set up once for all the files of a plan.
+/// How the tasks `ids` of quadrant method file `f` are recounted as `how` says: the counter
+/// (set up once for all the files of a plan) and its key, and what the report says of it. The
+/// file's slices are drawn now, with the auditor's seed, and wait in its `pending` for the
+/// method's count.
 pub(super) fn recount_quadrants(
     a: &mut Auditor,
     f: &Recorded,
     ids: &[u32],
     how: Recount,
-) -> Result<(Vec<(u32, Tally)>, FileAudit)> {
+) -> Result<Recounting> {
     let opts = a.opts;
     // A file's own faults name the file; a machine's (memory, threads) keep their kind.
     let named = |e: Error| match e {
@@ -56,14 +59,18 @@ pub(super) fn recount_quadrants(
     };
     let fingerprint = &f.plan().fingerprint;
     if how.quadrants == QuadrantRecount::Backtracking {
-        let counter = a.counter(format!("{fingerprint} backtracking"), || {
+        let key = format!("{fingerprint} backtracking");
+        let counter = a.counter(key.clone(), || {
             Ok(Job::recounting(f.plan(), opts, false)
                 .map_err(named)?
                 .counter())
         })?;
-        let got = recount(counter, ids, opts)?;
         let audit = file_audit(f, ids, "backtracking by row set".into(), false);
-        return Ok((got, audit));
+        return Ok(Recounting {
+            counter,
+            key,
+            audit,
+        });
     }
     let build = recount_build(f, how.quadrants, opts);
     let key = format!("{fingerprint} quadrants {}", build.name());
@@ -83,12 +90,30 @@ pub(super) fn recount_quadrants(
             r
         }
     };
-    let got = recount(r.counter, ids, opts)?;
-    if how.quadrants == QuadrantRecount::OtherBuild {
-        file_slices(&r.slices, f, ids, how.slices, opts.resolved_threads(), a)?;
+    if how.quadrants == QuadrantRecount::OtherBuild && how.slices > 0 {
+        a.pending.with_solutions += f.with_solutions.len();
+        a.pending.draws.push(PendingDraw {
+            file: f.name.clone(),
+            slices: r.slices.clone(),
+            ids: ids.to_vec(),
+            with_solutions: f.with_solutions.clone(),
+            per_task: how.slices,
+        });
     }
     let audit = file_audit(f, ids, format!("quadrants, {} build", build.name()), true);
-    Ok((got, audit))
+    Ok(Recounting {
+        counter: r.counter,
+        key: r.key,
+        audit,
+    })
+}
+
+/// What recounts a file's drawn tasks, its key among the auditor's counters, and what the
+/// report says of how.
+pub(super) struct Recounting {
+    pub counter: Arc<dyn Counter>,
+    pub key: String,
+    pub audit: FileAudit,
 }
 
 /// How many slices per slice asked for may draw to find one that holds solutions (slices of a
@@ -151,68 +176,58 @@ fn any_solutions(d: &[Drawn]) -> bool {
     d.iter().any(|d| d.backtracking > 0)
 }
 
-/// The slices of the recounted tasks `ids` of file `f`, counted both ways: `per_task` distinct
-/// slices of each task ([`draw_task`]); where a task can have no slice that holds solutions
-/// (it has no slice, its row sets dropped by symmetry, or it records no solution), the slices
-/// of another of the file's tasks with solutions, named as drawn for it; a task with fewer
-/// distinct slices than asked is named in `fewer`.
-fn file_slices(
-    q: &Slices,
-    f: &Recorded,
-    ids: &[u32],
-    per_task: usize,
-    threads: usize,
-    a: &mut Auditor,
-) -> Result<()> {
-    let with_solutions = &f.with_solutions;
-    let mut taken: Vec<Slice> = Vec::new();
-    for &task in ids {
-        // A task that records no solution has no slice that holds one: no draws again.
-        let records = with_solutions.binary_search(&task).is_ok();
-        let draws = if records { DRAWS } else { 1 };
-        let mut drawn = draw_task(q, task, draws, per_task, &mut a.mix, &taken)?;
-        let mut drawn_for = None;
-        // Another task's slices only where this task's can hold no solution.
-        let none_here = drawn.is_empty() || !records;
-        for _ in 0..4 {
-            if !none_here || any_solutions(&drawn) || with_solutions.is_empty() {
-                break;
+impl PendingDraw {
+    /// The slices of the recounted tasks of the file, counted both ways into `report`:
+    /// `per_task` distinct slices of each task ([`draw_task`]); where a task can have no slice
+    /// that holds solutions (it has no slice, its row sets dropped by symmetry, or it records
+    /// no solution), the slices of another of the file's tasks with solutions, named as drawn
+    /// for it; a task with fewer distinct slices than asked is named in `fewer`. Run on the
+    /// engine's pool: the draws' searches and the method's counts use its threads.
+    pub(super) fn check(&self, mix: &mut SplitMix, report: &mut AuditReport) -> Result<()> {
+        let (q, with_solutions) = (&self.slices, &self.with_solutions);
+        let mut taken: Vec<Slice> = Vec::new();
+        for &task in &self.ids {
+            // A task that records no solution has no slice that holds one: no draws again.
+            let records = with_solutions.binary_search(&task).is_ok();
+            let draws = if records { DRAWS } else { 1 };
+            let mut drawn = draw_task(q, task, draws, self.per_task, mix, &taken)?;
+            let mut drawn_for = None;
+            // Another task's slices only where this task's can hold no solution.
+            let none_here = drawn.is_empty() || !records;
+            for _ in 0..4 {
+                if !none_here || any_solutions(&drawn) || with_solutions.is_empty() {
+                    break;
+                }
+                let other = with_solutions[(mix.next() % with_solutions.len() as u64) as usize];
+                let theirs = draw_task(q, other, DRAWS, self.per_task, mix, &taken)?;
+                if any_solutions(&theirs) {
+                    (drawn, drawn_for) = (theirs, Some(task));
+                }
             }
-            let other = with_solutions[(a.mix.next() % with_solutions.len() as u64) as usize];
-            let theirs = draw_task(q, other, DRAWS, per_task, &mut a.mix, &taken)?;
-            if any_solutions(&theirs) {
-                (drawn, drawn_for) = (theirs, Some(task));
+            if drawn.len() < self.per_task {
+                report.fewer.push(FewerSlices {
+                    file: self.file.clone(),
+                    task: drawn.first().map_or(task, |d| d.slice.task),
+                    slices: drawn.len(),
+                });
+            }
+            for d in drawn {
+                taken.push(d.slice.clone());
+                report
+                    .slices
+                    .push(check_slice(q, &self.file, d, drawn_for)?);
             }
         }
-        if drawn.len() < per_task {
-            a.report.fewer.push(FewerSlices {
-                file: f.name.clone(),
-                task: drawn.first().map_or(task, |d| d.slice.task),
-                slices: drawn.len(),
-            });
-        }
-        for d in drawn {
-            taken.push(d.slice.clone());
-            a.report
-                .slices
-                .push(check_slice(q, &f.name, threads, d, drawn_for)?);
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Slice `d` of file `file` (drawn for task `drawn_for` where that task has none), counted by
-/// the method too, on `threads` threads (a large slice's sieve is shared by them, as a
-/// task's is).
-fn check_slice(
-    q: &Slices,
-    file: &str,
-    threads: usize,
-    d: Drawn,
-    drawn_for: Option<u32>,
-) -> Result<SliceCheck> {
+/// the method too, on the pool the caller runs in (a large slice's sieve is shared by its
+/// threads, as a task's is).
+fn check_slice(q: &Slices, file: &str, d: Drawn, drawn_for: Option<u32>) -> Result<SliceCheck> {
     let start = Instant::now();
-    let method = q.by_method(&d.slice, threads)?;
+    let method = q.by_method_here(&d.slice)?;
     Ok(SliceCheck {
         file: file.to_string(),
         slice: d.slice,
@@ -247,6 +262,12 @@ pub fn slices_of_plan(
     opts: &Options,
 ) -> Result<PlanSlices> {
     let q = Slices::of_plan(n, opts)?;
+    // The draws' searches and the method's counts on the engine's pool, woken once.
+    pool(opts.resolved_threads())?.install(|| draw_plan(&q, n, tasks, slices, seed))
+}
+
+/// [`slices_of_plan`] of the plan `q` of an `n` board, on the pool the caller runs in.
+fn draw_plan(q: &Slices, n: u32, tasks: usize, slices: usize, seed: u64) -> Result<PlanSlices> {
     let mut mix = SplitMix(seed);
     let name = format!("plan of N = {n}");
     let rows = q.tasks().saturating_sub(1).max(1);
@@ -260,7 +281,7 @@ pub fn slices_of_plan(
         if !tried.insert(task) {
             continue;
         }
-        let drawn = draw_task(&q, task, DRAWS, slices, &mut mix, &[])?;
+        let drawn = draw_task(q, task, DRAWS, slices, &mut mix, &[])?;
         match (drawn.is_empty(), any_solutions(&drawn)) {
             (true, _) => {}
             (false, true) => good.push((task, drawn)),
@@ -282,8 +303,7 @@ pub fn slices_of_plan(
             });
         }
         for d in drawn {
-            out.slices
-                .push(check_slice(&q, &name, opts.resolved_threads(), d, None)?);
+            out.slices.push(check_slice(q, &name, d, None)?);
         }
     }
     Ok(out)

@@ -46,6 +46,12 @@ struct SearchPoint {
     north: u64,
 }
 
+/// The smallest board whose row set searches are spread over the pool's threads. Below it a
+/// search takes well under a millisecond (a slice of N = 16 about 20 microseconds by
+/// backtracking, of N = 20 about 0.4 ms), about what waking another thread costs, and an audit
+/// makes thousands of them: they run on the caller's thread.
+const SPREAD_FROM_N: u32 = 20;
+
 /// The pieces a search is split into, at least: the placements of its first rows, searched
 /// on in parallel.
 const PIECES: usize = 64;
@@ -310,21 +316,21 @@ impl RecountInputs<'_> {
     /// by its north columns' key against the row set's: 0 below, 1 at, 2 above).
     fn run_search(&self, search: &RowSearch, open: u32) -> u128 {
         let weights = west_weights(self.layout.geometry.even(), open);
-        search
-            .pieces()
-            .into_par_iter()
-            .map(|at| {
-                let mut found = [[0u64; 3]; 3];
-                search.run(at, &mut found);
-                let mut sum = 0;
-                for (k, by_t) in found.iter().enumerate() {
-                    for (t, &f) in by_t.iter().enumerate() {
-                        let t = if k < 2 { t as u128 } else { 1 };
-                        sum += weights[k] * t * u128::from(f);
-                    }
+        let piece = |at: SearchPoint| {
+            let mut found = [[0u64; 3]; 3];
+            search.run(at, &mut found);
+            let mut sum = 0;
+            for (k, by_t) in found.iter().enumerate() {
+                for (t, &f) in by_t.iter().enumerate() {
+                    let t = if k < 2 { t as u128 } else { 1 };
+                    sum += weights[k] * t * u128::from(f);
                 }
-                sum
-            })
-            .sum()
+            }
+            sum
+        };
+        if self.layout.geometry.n < SPREAD_FROM_N {
+            return search.pieces().into_iter().map(piece).sum();
+        }
+        search.pieces().into_par_iter().map(piece).sum()
     }
 }
