@@ -143,5 +143,5 @@ for ((j = 0; j < PER; j++)); do
   counted=$((counted + 1))
 done
 if ((counted == 0)); then
-  echo "array task $A (offset $OFFSET, step $STEP, $PER a task) holds no shard of $K: nothing to do" >&2
+  echo "array task $A (offset $OFFSET, step $STEP, $PER shards per task) holds no shard of $K: nothing to do" >&2
 fi

@@ -14,9 +14,8 @@
 #
 # K shards make T = ceil(K / PER) array tasks, in arrays of at most L = min(MaxArraySize, T)
 # tasks: array j, of LEN tasks, counts the shards j*L*PER + A + m*LEN (A its task, m = 0 ..
-# PER-1). With more
-# than one array they run one after another (each depends on the one before, afterany), each
-# at most C at a time, so that no more than C shards run at once; choose PER so that one
+# PER-1). With more than one array they run one after another (each depends on the one
+# before, afterany), each at most C at a time, so that no more than C shards run at once; choose PER so that one
 # array holds them all (PER = ceil(K / MaxArraySize)) to have no wait between arrays.
 # Logs go to logs/ARRAY-J/ (made here: Slurm opens a log before the job runs). Prints the
 # job ids, one per line. What each array counts (its offset, step and shards per task), and

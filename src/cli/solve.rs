@@ -52,6 +52,19 @@ impl SolveMethod {
             SolveMethod::Search => "search",
         }
     }
+
+    /// How the answer was found, in plain words for a reader who did not ask (stderr), the
+    /// method's name after it for one who wants to ask for it.
+    fn said(self) -> &'static str {
+        match self {
+            SolveMethod::Auto => "found as --method auto chose",
+            SolveMethod::Lexicographic => {
+                "found by trying columns left to right, row by row (--method lexicographic)"
+            }
+            SolveMethod::Construct => "built by a formula, without a search (--method construct)",
+            SolveMethod::Search => "completed by a search from the placed queens (--method search)",
+        }
+    }
 }
 
 /// Arguments of `solve`.
@@ -298,7 +311,7 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
         let v = serde_json::json!({ "n": a.n, "method": name, "placed": placed, "solution": sol });
         return print_json(&v);
     }
-    note!("method: {name}");
+    note!("{}", method.said());
     if page {
         return write_page(&a, name, solution.as_deref(), &placed, &why);
     }

@@ -174,7 +174,7 @@ fn solve_8_is_the_textbook_first_solution() {
     nqueens()
         .args(["solve", "8"])
         .assert()
-        .stderr("method: lexicographic\n");
+        .stderr("found by trying columns left to right, row by row (--method lexicographic)\n");
 }
 
 #[test]

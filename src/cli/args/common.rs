@@ -50,7 +50,7 @@ pub struct EngineArgs {
     pub gpu: bool,
     /// The most memory the count may use (e.g. 8G, 512M): the quadrant method counts a large
     /// task in smaller pieces to stay within it, and refuses to start, saying what it would
-    /// need, only when its quarter table and each thread's slices leave less than 16 MiB a
+    /// need, only when its quarter table and each thread's slices leave less than 16 MiB per
     /// thread (`auto` backtracks instead). Default: half of the available memory.
     #[arg(long, value_name = "SIZE", value_parser = nqueens::memory::parse)]
     pub max_memory: Option<u64>,

@@ -34,18 +34,26 @@ const VERSION: &str = concat!(
 /// Place N queens on an N×N board so that no two share a row, column or diagonal. Counts are
 /// computed in parallel with u64 bit masks and checked against the known OEIS values
 /// (A000170: all solutions; A002562: solutions up to rotation and reflection).
-///
-/// Environment (for tests and measurements; empty is unset): NQUEENS_QUARTER_PARTS=P counts
-/// with the quadrant method's striped plan in P parts (1 to 64) at any N, a plan of its own
-/// that every command reading its files needs the same P for; NQUEENS_QUARTER_SLICES=1
-/// counts from quarter slices at any N (the same plan and counts); NQUEENS_QUADRANT_BUILD=B
-/// caps the quadrant method's vector build at portable, avx2 or avx512.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version = VERSION, about, long_about, after_long_help = exit::help())]
+#[command(name = "nqueens", version = VERSION, about, long_about, after_long_help = after_help())]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// What `nqueens --help` says after the commands: the exit codes, then the environment
+/// variables that tests and measurements set.
+fn after_help() -> String {
+    format!(
+        "{}\n\nEnvironment (for tests and measurements; empty is unset): \
+         NQUEENS_QUARTER_PARTS=P counts with the quadrant method's striped plan in P parts (1 to \
+         64) at any N, a plan of its own that every command reading its files needs the same P \
+         for; NQUEENS_QUARTER_SLICES=1 counts from quarter slices at any N (the same plan and \
+         counts); NQUEENS_QUADRANT_BUILD=B caps the quadrant method's vector build at portable, \
+         avx2 or avx512.",
+        exit::help()
+    )
 }
 
 impl Cli {
