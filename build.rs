@@ -6,6 +6,39 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rustc-env=NQUEENS_COMMIT={}", commit());
+    println!("cargo:rustc-env=NQUEENS_MODIFIED={}", modified());
+    println!("cargo:rustc-env=NQUEENS_RUSTC={}", rustc());
+}
+
+/// `modified` where a file git tracks differs from the commit (the figures of such a build are
+/// not the commit's), `clean` where none does, `unknown` outside a git checkout. Rerun when a
+/// source or manifest changes, so the mark follows the tree.
+fn modified() -> &'static str {
+    for watched in ["src", "crates", "Cargo.toml", "Cargo.lock", ".git/index"] {
+        if Path::new(watched).exists() {
+            println!("cargo:rerun-if-changed={watched}");
+        }
+    }
+    match Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+    {
+        Ok(o) if o.status.success() && o.stdout.is_empty() => "clean",
+        Ok(o) if o.status.success() => "modified",
+        _ => "unknown",
+    }
+}
+
+/// The compiler's version (`rustc 1.91.0 (f8297e351 2025-10-28)`), or `unknown`.
+fn rustc() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// The commit `HEAD` names, abbreviated, or `unknown`. Rebuilt when `HEAD` moves (a checkout,

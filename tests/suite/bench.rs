@@ -89,6 +89,34 @@ fn bench_reports_every_thread_count_and_checks_counts() {
     assert!(text.contains("threads    median_s"));
     let exported: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(exported["workload"]["total"], 92);
+    // What tells two machines of one model name apart, and two builds of one commit.
+    assert!(exported["machine"]["cpu"].is_object());
+    assert!(exported["machine"]["cpu"]["caches"].is_array());
+    assert!(exported["build"]["rustc"]
+        .as_str()
+        .is_some_and(|r| r.starts_with("rustc ")));
+    assert!(["clean", "modified", "unknown"].contains(&exported["build"]["tree"].as_str().unwrap()));
+    // Speedup is against one thread, and left out where one thread was not measured.
+    let two = json(&[
+        "bench",
+        "--n",
+        "8",
+        "--runs",
+        "1",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(two["results"][0]["speedup"], Value::Null);
+    assert_eq!(two["results"][0]["efficiency"], Value::Null);
+    let chart = dir.join("b.svg");
+    assert_refused(
+        nqueens()
+            .args(["bench", "--n", "8", "--threads", "2", "--plot"])
+            .arg(&chart),
+        "--plot draws speedup and efficiency against one thread",
+    );
+    assert!(!chart.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -277,8 +305,37 @@ fn bench_compare_puts_exports_side_by_side() {
     assert_eq!(rows[2]["headline"], rows[0]["headline"]);
     assert_eq!(v["same_workload"], true);
     let text = stdout_of(&["bench-compare", a.to_str().unwrap(), c.to_str().unwrap()]);
-    assert!(text.contains("count 9 (symmetric, wide)") && text.contains("count 10"));
-    assert!(text.contains("compare headlines only between runs of the same workload"));
+    assert!(text.contains("count 9 (symmetric, wide), 1 run after") && text.contains("count 10"));
+    // Between different workloads no ratio is given, and the note says which fields differ.
+    assert!(
+        text.contains("counts another workload than the first export: board 10 (the first: 9); no ratio is given"),
+        "{text}"
+    );
+    let v = json(&[
+        "bench-compare",
+        "--json",
+        a.to_str().unwrap(),
+        c.to_str().unwrap(),
+    ]);
+    assert_eq!(v["exports"][1]["against_first"], Value::Null);
+    assert_eq!(v["same_workload"], false);
+    // Runs and warm-up runs are part of the workload.
+    let mut more: Value = serde_json::from_str(&std::fs::read_to_string(&b).unwrap()).unwrap();
+    more["workload"]["runs"] = 5.into();
+    more["workload"]["warmup"] = 2.into();
+    let more_runs = dir.join("more.json");
+    std::fs::write(&more_runs, more.to_string()).unwrap();
+    let v = json(&[
+        "bench-compare",
+        "--json",
+        a.to_str().unwrap(),
+        more_runs.to_str().unwrap(),
+    ]);
+    assert_eq!(v["exports"][1]["against_first"], Value::Null);
+    assert_eq!(
+        v["exports"][1]["differs_from_first"],
+        serde_json::json!(["runs 5 (the first: 1)", "warm-up runs 2 (the first: 1)"])
+    );
     let md = stdout_of(&["bench-compare", "--markdown", a.to_str().unwrap()]);
     assert!(md.starts_with("| date | machine |"));
     let not_one = dir.join("not.json");

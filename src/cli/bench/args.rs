@@ -19,7 +19,8 @@ pub const DEFAULT_N: u32 = 18;
     The default takes minutes (about 6 on a 2-vCPU AMD EPYC, where one run of `count 18` on \
     one thread takes 35 s): --n 16 is a quick look. Ctrl-C (or SIGTERM) stops it and still \
     reports the thread counts whose runs finished (exit 130, or 143).\n\n\
-    Speedup and efficiency are against one thread (or the first thread count given). The \
+    Speedup and efficiency are against one thread, and shown only where one thread was \
+    measured (--threads without 1 leaves them out; --plot needs it). The \
     report names the date, the build (version and commit), the vector build and the machine, \
     and ends with the headline: the best thread count's solutions per second, the figure to \
     compare machines by. `nqueens bench-compare A.json B.json` puts exports side by side.\n\n\

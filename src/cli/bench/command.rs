@@ -39,6 +39,15 @@ fn check_args(a: &BenchArgs) -> anyhow::Result<()> {
         }
         nqueens_count::gpu::available()?;
     }
+    let without_one = a.threads.as_ref().is_some_and(|l| !l.0.contains(&1));
+    if a.plot.is_some() && without_one {
+        return Err(Error::Usage(
+            "bench --plot draws speedup and efficiency against one thread: give --threads with \
+             1 among its counts (e.g. 1,2,4), or no --threads"
+                .into(),
+        )
+        .into());
+    }
     Ok(())
 }
 
@@ -144,13 +153,16 @@ fn measure_each(
     Ok((rows, workload))
 }
 
-/// Speedup and efficiency of each row, against one thread (or the first thread count).
+/// Speedup and efficiency of each row, against one thread; none where one thread was not
+/// measured.
 fn finish_rows(rows: &mut [Row]) {
-    let base_row = rows.iter().find(|r| r.threads == 1).unwrap_or(&rows[0]);
-    let (base, base_t) = (base_row.median_s, base_row.threads);
+    let Some(one) = rows.iter().find(|r| r.threads == 1).map(|r| r.median_s) else {
+        return;
+    };
     for r in rows {
-        r.speedup = base / r.median_s;
-        r.efficiency = r.speedup * base_t as f64 / r.threads as f64;
+        let speedup = one / r.median_s;
+        r.speedup = Some(speedup);
+        r.efficiency = Some(speedup / r.threads as f64);
     }
 }
 

@@ -18,8 +18,9 @@ use std::path::PathBuf;
     FILE.json` writes, from one machine or several, and prints one row per export: when and \
     where it ran, which build and vector build counted, the workload, one thread's solutions \
     per second, and the headline (the best thread count's solutions per second), with each \
-    headline against the first export's. Compare headlines only between runs of the same \
-    workload: the table says when they differ.\n\n\
+    headline against the first export's where both ran the same workload (board, algorithm, \
+    kernel, runs and warm-up runs): between different workloads no ratio is given, and a note \
+    says which fields differ. Exports of different commits are named too.\n\n\
     Example:\n  nqueens bench --export mine.json && nqueens bench-compare theirs.json mine.json"
 )]
 pub struct BenchCompareArgs {
@@ -56,6 +57,8 @@ struct Export {
 #[derive(Debug, Deserialize)]
 struct ExportBuild {
     commit: String,
+    /// `modified` where it was built with uncommitted changes (older exports: unknown).
+    tree: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -64,11 +67,47 @@ struct ExportMachine {
     logical_cores: usize,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize, PartialEq)]
 struct ExportWorkload {
     n: u32,
     algorithm: String,
     kernel: String,
+    /// Timed runs per thread count (older exports: unknown).
+    runs: Option<usize>,
+    /// Warm-up runs before them.
+    warmup: Option<usize>,
+}
+
+impl ExportWorkload {
+    /// The fields in which this workload differs from `first`'s, each with both values.
+    fn differences(&self, first: &ExportWorkload) -> Vec<String> {
+        let show = |v: Option<usize>| v.map_or("unknown".to_string(), |v| v.to_string());
+        let mut out = Vec::new();
+        let mut differ = |field: &str, here: String, there: String| {
+            if here != there {
+                out.push(format!("{field} {here} (the first: {there})"));
+            }
+        };
+        differ("board", self.n.to_string(), first.n.to_string());
+        differ("algorithm", self.algorithm.clone(), first.algorithm.clone());
+        differ("kernel", self.kernel.clone(), first.kernel.clone());
+        differ("runs", show(self.runs), show(first.runs));
+        differ("warm-up runs", show(self.warmup), show(first.warmup));
+        out
+    }
+
+    /// The workload as the table names it.
+    fn named(&self) -> String {
+        let runs = match (self.runs, self.warmup) {
+            (Some(1), Some(w)) => format!(", 1 run after {w} warm-up"),
+            (Some(r), Some(w)) => format!(", {r} runs after {w} warm-up"),
+            _ => String::new(),
+        };
+        format!(
+            "count {} ({}, {}){runs}",
+            self.n, self.algorithm, self.kernel
+        )
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,8 +130,10 @@ struct ComparedLine {
     one_thread: Option<f64>,
     headline: f64,
     headline_threads: usize,
-    /// The headline over the first export's.
-    against_first: f64,
+    /// The headline over the first export's; `None` where the workloads differ.
+    against_first: Option<f64>,
+    /// How this export's workload differs from the first's (empty where it does not).
+    differs_from_first: Vec<String>,
     warnings: usize,
 }
 
@@ -102,6 +143,8 @@ struct Table {
     exports: Vec<ComparedLine>,
     /// Whether every export counted the same workload (else headlines do not compare).
     same_workload: bool,
+    /// The commits the exports were built from, each once, where there are several.
+    commits: Vec<String>,
 }
 
 /// Reads export `path`, or says why it is not one.
@@ -160,13 +203,20 @@ fn out_of_range(e: &Export) -> Option<String> {
     })
 }
 
-fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
+/// The first export's headline and workload, what the others are held against.
+struct First {
+    headline: f64,
+    workload: ExportWorkload,
+}
+
+fn line(file: &std::path::Path, e: Export, first: Option<&First>) -> ComparedLine {
     let best = e
         .results
         .iter()
         .max_by(|a, b| a.solutions_per_second.total_cmp(&b.solutions_per_second))
         .expect("an export with results");
     let headline = best.solutions_per_second;
+    let differs = first.map_or_else(Vec::new, |f| e.workload.differences(&f.workload));
     ComparedLine {
         file: file.shown().to_string(),
         date: e.date.unwrap_or_else(|| "unknown".into()),
@@ -174,11 +224,14 @@ fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
         logical_cores: e.machine.logical_cores,
         vector_build: e.vector_build.unwrap_or_else(|| "unknown".into()),
         version: e.version,
-        commit: e.build.map_or_else(|| "unknown".into(), |b| b.commit),
-        workload: format!(
-            "count {} ({}, {})",
-            e.workload.n, e.workload.algorithm, e.workload.kernel
+        commit: e.build.map_or_else(
+            || "unknown".into(),
+            |b| match b.tree.as_deref() {
+                Some("modified") => format!("{}, modified", b.commit),
+                _ => b.commit,
+            },
         ),
+        workload: e.workload.named(),
         one_thread: e
             .results
             .iter()
@@ -186,22 +239,42 @@ fn line(file: &std::path::Path, e: Export, first: Option<f64>) -> ComparedLine {
             .map(|r| r.solutions_per_second),
         headline,
         headline_threads: best.threads,
-        against_first: headline / first.unwrap_or(headline),
+        against_first: differs
+            .is_empty()
+            .then(|| headline / first.map_or(headline, |f| f.headline)),
+        differs_from_first: differs,
         warnings: e.warnings.len(),
     }
 }
 
 pub fn run(a: BenchCompareArgs) -> anyhow::Result<()> {
-    let mut exports = Vec::with_capacity(a.files.len());
+    let mut exports: Vec<ComparedLine> = Vec::with_capacity(a.files.len());
+    let mut first: Option<First> = None;
     for f in &a.files {
         let e = read(f)?;
-        let first = exports.first().map(|l: &ComparedLine| l.headline);
-        exports.push(line(f, e, first));
+        let workload = e.workload.clone();
+        let l = line(f, e, first.as_ref());
+        first.get_or_insert(First {
+            headline: l.headline,
+            workload,
+        });
+        exports.push(l);
     }
-    let same_workload = exports.windows(2).all(|w| w[0].workload == w[1].workload);
+    let same_workload = exports.iter().all(|l| l.differs_from_first.is_empty());
+    let mut commits: Vec<String> = Vec::new();
+    for l in &exports {
+        let commit = l.commit.trim_end_matches(", modified");
+        if !commits.iter().any(|c| c == commit) {
+            commits.push(commit.to_string());
+        }
+    }
+    if commits.len() < 2 {
+        commits.clear();
+    }
     let table = Table {
         exports,
         same_workload,
+        commits,
     };
     let format = if a.markdown {
         ReportFormat::Markdown
@@ -244,7 +317,7 @@ fn cells(l: &ComparedLine, markdown: bool) -> [String; 9] {
         show(&l.workload),
         l.one_thread.map_or("-".into(), |x| format!("{x:.4e}")),
         format!("{:.4e} at {}", l.headline, l.headline_threads),
-        format!("{:.3}", l.against_first),
+        l.against_first.map_or("-".into(), |x| format!("{x:.3}")),
         l.warnings.to_string(),
     ]
 }
@@ -262,12 +335,46 @@ const HEADERS: [&str; 9] = [
 ];
 
 impl Table {
-    fn note(&self) -> &'static str {
-        if self.same_workload {
-            ""
+    /// What follows the table: the exports whose workload differs from the first's, and how
+    /// (no ratio is given for them), and the commits where there are several.
+    fn note(&self, markdown: bool) -> String {
+        let mut s = String::new();
+        for l in self
+            .exports
+            .iter()
+            .filter(|l| !l.differs_from_first.is_empty())
+        {
+            let _ = writeln!(
+                s,
+                "{} counts another workload than the first export: {}; no ratio is given.",
+                shown(&l.file, markdown),
+                shown(&l.differs_from_first.join(", "), markdown)
+            );
+        }
+        for l in self
+            .exports
+            .iter()
+            .filter(|l| l.commit.ends_with(", modified"))
+        {
+            let _ = writeln!(
+                s,
+                "{} was built with uncommitted changes: its figures are not its commit's.",
+                shown(&l.file, markdown)
+            );
+        }
+        if !self.commits.is_empty() {
+            let commits: Vec<String> = self.commits.iter().map(|c| shown(c, markdown)).collect();
+            let _ = writeln!(
+                s,
+                "The exports come from different commits ({}): a difference may be the code's, \
+                 not the machine's.",
+                commits.join(", ")
+            );
+        }
+        if s.is_empty() {
+            s
         } else {
-            "\nThe exports count different workloads: compare headlines only between runs of the \
-             same workload.\n"
+            format!("\n{s}")
         }
     }
 }
@@ -296,7 +403,7 @@ impl output::Report for Table {
         for r in &rows {
             row(&mut s, &r.iter().map(String::as_str).collect::<Vec<_>>());
         }
-        s + self.note()
+        s + &self.note(false)
     }
 
     fn json(&self) -> serde_json::Result<String> {
@@ -309,6 +416,6 @@ impl output::Report for Table {
         for l in &self.exports {
             let _ = writeln!(s, "| {} |", cells(l, true).join(" | "));
         }
-        Some(s + self.note())
+        Some(s + &self.note(true))
     }
 }

@@ -104,8 +104,8 @@ pub fn measure(
         min_s,
         max_s,
         times_s: times,
-        speedup: 0.0,
-        efficiency: 0.0,
+        speedup: None,
+        efficiency: None,
         nodes_per_second: out.nodes as f64 / med,
         solutions_per_second: out.total as f64 / med,
         compare: other.map(|_| compared(theirs, med)),
@@ -176,10 +176,12 @@ pub fn on_gpu(
         .iter()
         .map(|r| r.solutions_per_second)
         .fold(0.0, f64::max);
-    // Against one thread of the CPU, as the CPU's rows are.
-    let one = rows.iter().find(|r| r.threads == 1).unwrap_or(&rows[0]);
-    runs.speedup = one.median_s / runs.median_s;
-    runs.efficiency = runs.speedup * one.threads as f64 / feeding as f64;
+    // Against one thread of the CPU, as the CPU's rows are, where it was measured.
+    if let Some(one) = rows.iter().find(|r| r.threads == 1) {
+        let speedup = one.median_s / runs.median_s;
+        runs.speedup = Some(speedup);
+        runs.efficiency = Some(speedup / feeding as f64);
+    }
     Ok(Some(GpuRuns {
         device,
         against_cpu: runs.solutions_per_second / best,

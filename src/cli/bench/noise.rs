@@ -159,11 +159,11 @@ pub(super) fn run_warnings(rows: &[Row]) -> Vec<String> {
                 significant(median)
             ));
         }
-        if r.efficiency > TOO_EFFICIENT {
+        if let Some(efficiency) = r.efficiency.filter(|&e| e > TOO_EFFICIENT) {
             v.push(format!(
                 "an efficiency of {:.0}% at {} threads is more than the threads can give: the \
                  base runs were slowed by something else, so the speedups are not to be trusted",
-                100.0 * r.efficiency,
+                100.0 * efficiency,
                 r.threads
             ));
         }
@@ -219,8 +219,8 @@ mod tests {
             min_s,
             max_s,
             times_s: vec![1.0; 5],
-            speedup: 1.0,
-            efficiency,
+            speedup: Some(1.0),
+            efficiency: Some(efficiency),
             nodes_per_second: 0.0,
             solutions_per_second: 0.0,
             compare: None,

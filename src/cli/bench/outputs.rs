@@ -78,8 +78,9 @@ impl Outputs {
                     median: r.median_s,
                     min: r.min_s,
                     max: r.max_s,
-                    speedup: r.speedup,
-                    efficiency: r.efficiency,
+                    // A chart is asked for with one thread among its counts (checked first).
+                    speedup: r.speedup.unwrap_or(f64::NAN),
+                    efficiency: r.efficiency.unwrap_or(f64::NAN),
                 })
                 .collect();
             let caption: Vec<String> = report::head(report).lines().map(str::to_string).collect();

@@ -12,9 +12,19 @@ pub struct BuildInfo {
     /// The crate's version.
     pub version: String,
     /// The commit it was built from, abbreviated (`abc1234`), or `unknown` where it was built
-    /// outside a git checkout. Changes not yet committed are not marked: publish figures
-    /// from a build of a commit.
+    /// outside a git checkout.
     pub commit: String,
+    /// Whether the tree it was built from differed from the commit: `clean`, `modified` (its
+    /// figures are not the commit's: publish figures from a clean build) or `unknown`.
+    #[serde(default = "unknown")]
+    pub tree: String,
+    /// The compiler's version.
+    #[serde(default = "unknown")]
+    pub rustc: String,
+}
+
+fn unknown() -> String {
+    "unknown".into()
 }
 
 impl BuildInfo {
@@ -23,6 +33,8 @@ impl BuildInfo {
         BuildInfo {
             version: env!("CARGO_PKG_VERSION").to_string(),
             commit: env!("NQUEENS_COMMIT").to_string(),
+            tree: env!("NQUEENS_MODIFIED").to_string(),
+            rustc: env!("NQUEENS_RUSTC").to_string(),
         }
     }
 }

@@ -38,14 +38,14 @@ fn csv(r: &BenchReport) -> String {
     for x in &r.results {
         let _ = writeln!(
             s,
-            "{context},{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.0},{:.0}",
+            "{context},{},{},{:.6},{:.6},{:.6},{},{},{:.0},{:.0}",
             x.threads,
             x.split_depth,
             x.median_s,
             x.min_s,
             x.max_s,
-            x.speedup,
-            x.efficiency,
+            x.speedup.map_or(String::new(), |v| format!("{v:.4}")),
+            x.efficiency.map_or(String::new(), |v| format!("{v:.4}")),
             x.nodes_per_second,
             x.solutions_per_second
         );
@@ -57,11 +57,16 @@ fn csv(r: &BenchReport) -> String {
 pub(super) fn head(r: &BenchReport) -> String {
     let w = &r.workload;
     format!(
-        "nqueens {} (commit {}) bench: count {} ({} algorithm, {} kernel), {} after {}, {}\n\
+        "nqueens {} (commit {}{}) bench: count {} ({} algorithm, {} kernel), {} after {}, {}\n\
          CPU: {} ({} logical / {} physical cores, {}, {}; vector build {})\n\
+         {}\n\
          workload: total {}{}, {} nodes; every run checked against OEIS\n",
         r.build.version,
         r.build.commit,
+        match r.build.tree.as_str() {
+            "modified" => ", modified",
+            _ => "",
+        },
         w.n,
         w.algorithm.name(),
         w.kernel.name(),
@@ -74,12 +79,39 @@ pub(super) fn head(r: &BenchReport) -> String {
         r.machine.arch,
         r.machine.features,
         r.vector_build,
+        identity(r),
         w.total,
         w.unique
             .map(|u| format!(", unique {u}"))
             .unwrap_or_default(),
         w.nodes
     )
+}
+
+/// The lines that tell two machines of one model name apart: the CPU's numbers, clock and
+/// whether it is virtual; its caches, the kernel, and the compiler that built nqueens.
+fn identity(r: &BenchReport) -> String {
+    let c = &r.machine.cpu;
+    let num = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
+    let mut cpu = vec![format!(
+        "{} family {} model {} stepping {}",
+        c.vendor.as_deref().unwrap_or("unknown vendor"),
+        num(c.family),
+        num(c.model),
+        num(c.stepping)
+    )];
+    cpu.extend(c.microcode.as_ref().map(|m| format!("microcode {m}")));
+    cpu.extend(c.mhz.map(|m| format!("{m:.0} MHz")));
+    if c.virtual_machine {
+        cpu.push("a virtual machine".into());
+    }
+    let mut rest = Vec::new();
+    if !c.caches.is_empty() {
+        rest.push(format!("caches {}", c.caches.join(", ")));
+    }
+    rest.extend(r.machine.kernel.as_ref().map(|k| format!("kernel {k}")));
+    rest.push(format!("built by {}", r.build.rustc));
+    format!("CPU numbers: {}\n{}", cpu.join("; "), rest.join("; "))
 }
 
 fn markdown(r: &BenchReport) -> String {
@@ -176,8 +208,9 @@ impl Row {
             secs(self.median_s),
             secs(self.min_s),
             secs(self.max_s),
-            format!("{:.2}", self.speedup),
-            format!("{:.0}%", 100.0 * self.efficiency),
+            self.speedup.map_or("-".into(), |v| format!("{v:.2}")),
+            self.efficiency
+                .map_or("-".into(), |v| format!("{:.0}%", 100.0 * v)),
             format!("{:.3e}", self.nodes_per_second),
             format!("{:.3e}", self.solutions_per_second),
         ]

@@ -10,10 +10,14 @@ use serde::Serialize;
 #[derive(Debug, Serialize)]
 pub struct Machine {
     pub model: String,
+    /// Its family, model, stepping, microcode, clock, caches, and whether it is virtual.
+    pub cpu: nqueens_count::arch::cpu::CpuIdentity,
     pub logical_cores: usize,
     pub physical_cores: usize,
     pub features: &'static str,
     pub os: &'static str,
+    /// The operating system's kernel release (`6.8.0-49-generic`), where it says.
+    pub kernel: Option<String>,
     pub arch: &'static str,
 }
 
@@ -22,10 +26,14 @@ impl Machine {
     pub fn here() -> Machine {
         Machine {
             model: super::provenance::cpu_model(),
+            cpu: nqueens_count::arch::cpu::identity(),
             logical_cores: num_cpus::get(),
             physical_cores: num_cpus::get_physical(),
             features: nqueens_count::arch::Build::richest().describe(),
             os: std::env::consts::OS,
+            kernel: std::fs::read_to_string("/proc/sys/kernel/osrelease")
+                .ok()
+                .map(|k| k.trim().to_string()),
             arch: std::env::consts::ARCH,
         }
     }
@@ -53,8 +61,11 @@ pub struct Row {
     pub min_s: f64,
     pub max_s: f64,
     pub times_s: Vec<f64>,
-    pub speedup: f64,
-    pub efficiency: f64,
+    /// Against one thread's median; `None` where one thread was not measured (a speedup
+    /// against some other thread count reads as perfect scaling where there was none).
+    pub speedup: Option<f64>,
+    /// The speedup over the threads; `None` as the speedup.
+    pub efficiency: Option<f64>,
     pub nodes_per_second: f64,
     pub solutions_per_second: f64,
     /// The other binary's runs (with `--compare`).

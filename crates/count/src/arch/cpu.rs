@@ -52,3 +52,70 @@ pub fn model() -> Option<String> {
         .map(|(_, m)| m.trim().to_string())
         .filter(|m| !m.is_empty())
 }
+
+/// What identifies this CPU beside its model name, as Linux gives it (`/proc/cpuinfo`, and the
+/// caches and clock under `/sys/devices/system/cpu/cpu0`): what a published benchmark names so
+/// that a reader can tell two machines of one model name apart. A field the system does not
+/// give is `None` (or empty).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct CpuIdentity {
+    /// `GenuineIntel`, `AuthenticAMD`, ...
+    pub vendor: Option<String>,
+    /// The CPU family, model and stepping numbers.
+    pub family: Option<u32>,
+    pub model: Option<u32>,
+    pub stepping: Option<u32>,
+    /// The microcode revision (`0x2b000603`).
+    pub microcode: Option<String>,
+    /// The highest clock the system allows, in MHz (the frequency driver's), or else the
+    /// clock it reports now.
+    pub mhz: Option<f64>,
+    /// Whether the system says it runs under a hypervisor (a virtual machine).
+    pub virtual_machine: bool,
+    /// Each cache of the first CPU: its level, `d` for data or `i` for instructions, and its
+    /// size (`L1d 48K`, `L2 2048K`).
+    pub caches: Vec<String>,
+}
+
+/// This CPU's identity (see [`CpuIdentity`]).
+pub fn identity() -> CpuIdentity {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .take_while(|l| !l.trim().is_empty())
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
+    let sys = |path: &str| {
+        std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/{path}"))
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    let max_khz: Option<f64> = sys("cpufreq/cpuinfo_max_freq").and_then(|k| k.parse().ok());
+    let caches = (0..8)
+        .map_while(|i| {
+            let at = |f: &str| sys(&format!("cache/index{i}/{f}"));
+            let kind = match at("type")?.as_str() {
+                "Data" => "d",
+                "Instruction" => "i",
+                _ => "",
+            };
+            Some(format!("L{}{kind} {}", at("level")?, at("size")?))
+        })
+        .collect();
+    CpuIdentity {
+        vendor: field("vendor_id"),
+        family: number("cpu family"),
+        model: number("model"),
+        stepping: number("stepping"),
+        microcode: field("microcode"),
+        mhz: max_khz
+            .map(|k| k / 1000.0)
+            .or_else(|| field("cpu MHz").and_then(|v| v.parse().ok())),
+        virtual_machine: field("flags").is_some_and(|f| f.split(' ').any(|x| x == "hypervisor")),
+        caches,
+    }
+}
