@@ -180,6 +180,8 @@ fn before_the_rows(a: &TableArgs, opts: &nqueens::Options) -> anyhow::Result<Vec
                 placed: false,
                 shard: None,
                 resumable: false,
+                // A table has no checkpoint to advise: its rows take --force or nothing.
+                least_shards: None,
                 threads,
                 force: a.force,
             })

@@ -22,6 +22,7 @@ mod forgery;
 mod formats;
 mod library;
 mod limits;
+mod long_work;
 mod longrun;
 mod manuals;
 mod output;

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{assert_bad_input, assert_refused, bin, json, nqueens};
+use common::{assert_refused, bin, json, nqueens};
 use std::process::Stdio;
 
 #[test]
@@ -411,38 +411,6 @@ fn a_long_count_says_its_cost_before_it_starts() {
         first.contains("core-hours of work") && first.contains("on 2 threads"),
         "{first}"
     );
-}
-
-/// Long work with nothing to resume from asks first: a count or a table
-/// projected past a day on the threads given needs --force (`count 28 -t 2`, about 80 years,
-/// and `table 25..28`, about 26 days, started); one with a checkpoint or a shard was planned
-/// and starts as before.
-#[test]
-fn work_past_a_day_with_nothing_to_resume_needs_force() {
-    assert_bad_input(&[
-        (
-            &["count", "24", "-t", "2"],
-            "past a day with no checkpoint to resume from",
-        ),
-        (&["count", "28", "-t", "2"], "--force"),
-        (&["table", "25..26", "-t", "2"], "past a day"),
-        (&["table", "20..24", "-t", "2"], "past a day"),
-    ]);
-    // With a checkpoint the count starts: its note, then (here) a checkpoint it cannot write.
-    let out = nqueens()
-        .args([
-            "count",
-            "24",
-            "-t",
-            "2",
-            "--checkpoint",
-            "/no/such/dir/c.ckpt",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("past a day"), "{err}");
-    assert!(err.starts_with("note: N = 24 is about "), "{err}");
 }
 
 /// A refusal for memory names what would fit (the --max-memory, and a K more than

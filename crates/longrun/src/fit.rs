@@ -75,6 +75,18 @@ fn files_within(run: &RunShape, plan_tasks: usize) -> Result<()> {
     )))
 }
 
+/// The fewest shards a count of an `n` board as `opts` say must be split into for its
+/// checkpoint or shard files to fit ([`files_within`]), where one file cannot hold the whole
+/// plan; `None` where it can, or where the method cannot say its tasks early (a plan whose
+/// tasks are few enough is planned in full, and refused there if need be).
+pub fn shards_needed_early(n: u32, opts: &Options) -> Result<Option<u64>> {
+    let Some(plan) = Job::tasks_early(n, opts)? else {
+        return Ok(None);
+    };
+    let tasks = plan.tasks();
+    Ok((tasks > most_tasks_a_file()).then(|| shards_for_files(tasks)))
+}
+
 /// Refuses, from the plan's task count alone and before the method is planned in full, a
 /// run whose checkpoint or shard file would not fit ([`files_within`]), where the method can
 /// say its tasks early (the quadrant method past its table, whose full planning takes

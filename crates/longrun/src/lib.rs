@@ -19,5 +19,5 @@ mod fit;
 mod run;
 
 pub use self::files::runfile::RunFile;
-pub use self::fit::least_shards;
+pub use self::fit::{least_shards, shards_needed_early};
 pub use self::run::{run, LongRun, Outcome, LONG_RUN_SPLIT_DEPTH};

@@ -84,7 +84,13 @@ pub fn run(a: CountArgs) -> anyhow::Result<()> {
     let placed = !opts.placed.is_empty();
     let threads = opts.resolved_threads();
     let resumable = a.shard.is_some() || a.checkpoint.is_some();
+    // Where one checkpoint cannot hold the plan, the advice is shards, not a checkpoint.
+    let least_shards = match a.shard {
+        None => nqueens::longrun::shards_needed_early(a.n, &opts)?,
+        Some(_) => None,
+    };
     let said = before_counting(&CountAsked {
+        least_shards,
         n: a.n,
         algorithm,
         placed,

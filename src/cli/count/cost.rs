@@ -39,6 +39,9 @@ pub struct CountAsked {
     pub shard: Option<Shard>,
     /// Whether a stopped count can be resumed (a checkpoint, or a shard to count again).
     pub resumable: bool,
+    /// The fewest shards the plan must be counted in for its files to fit, where one
+    /// checkpoint cannot hold it (`None`: one can, or a shard is asked for).
+    pub least_shards: Option<u64>,
     pub threads: usize,
     /// `--force`: count even what the rough scale calls too long.
     pub force: bool,
@@ -58,6 +61,7 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
         placed,
         shard,
         resumable,
+        least_shards,
         threads,
         force,
     } = *c;
@@ -96,7 +100,7 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
         threads,
         if threads == 1 { "" } else { "s" }
     );
-    refuse_long(&cost, core, wall, force, resumable)?;
+    refuse_long(&cost, core, wall, force, resumable, least_shards)?;
     Ok((core > QUIET_CORE_SECONDS).then(|| {
         let keep = if shard.is_some() {
             ""
@@ -109,13 +113,16 @@ pub fn before_counting(c: &CountAsked) -> Result<Option<String>, Error> {
 
 /// Refuses, unless `force`, a count (said as `cost`) of `core` core-seconds that takes `wall`
 /// seconds on its threads: past a lifetime (with advice on shards where a million cores could
-/// count it), or past a day with nothing to resume from (not `resumable`).
+/// count it), or past a day with nothing to resume from (not `resumable`). Where one
+/// checkpoint cannot hold the plan (`least_shards`), the advice to resume is shards, each
+/// with its own checkpoint: every piece of advice is one that works when followed.
 fn refuse_long(
     cost: &str,
     core: f64,
     wall: f64,
     force: bool,
     resumable: bool,
+    least_shards: Option<u64>,
 ) -> Result<(), Error> {
     if wall > LIFETIME_SECONDS && !force {
         // Shards help only where many machines together can finish in a lifetime.
@@ -135,10 +142,18 @@ fn refuse_long(
         )));
     }
     if wall > ASK_PAST_SECONDS && !force && !resumable {
+        let resume = match least_shards {
+            Some(k) => format!(
+                "Count it in at least {k} shards (--shard I/{k}; one checkpoint cannot hold \
+                 its tasks), each resumable from its own --checkpoint FILE"
+            ),
+            None => "Give --checkpoint FILE (the finished tasks are kept; the same command \
+                     resumes), count it in shards (--shard I/K)"
+                .to_string(),
+        };
         return Err(Error::Usage(format!(
-            "{cost}, past a day with no checkpoint to resume from: nothing is counted. Give \
-             --checkpoint FILE (the finished tasks are kept; the same command resumes), count \
-             it in shards (--shard I/K), or ask for it anyway with --force"
+            "{cost}, past a day with no checkpoint to resume from: nothing is counted. \
+             {resume}, or ask for it anyway with --force"
         )));
     }
     Ok(())
