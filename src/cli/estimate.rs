@@ -5,7 +5,7 @@ use super::args::parse::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
 use super::output::text::plural;
 use super::output::{self, json_line, ReportFormat};
 use nqueens::longrun::estimate::projection::Projected;
-use nqueens::longrun::estimate::{estimate, Estimate, EstimateRequest, MAX_DRAWS};
+use nqueens::longrun::estimate::{estimate, CostBasis, Estimate, EstimateRequest, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -136,21 +136,26 @@ fn text(e: &Estimate) -> String {
         let _ = writeln!(s, "{k:<11}{v}");
     };
     line(&mut s, "n", e.n.to_string());
+    // The figure to plan by first; the others after it, for those who want them.
+    line(&mut s, "cost", cost(e));
     line(
         &mut s,
         "plan",
         format!(
             "{}, {} tasks (fingerprint {}), set-up {:.1} core-s per shard",
-            e.algorithm, e.plan_tasks, e.fingerprint, e.setup_seconds
+            e.algorithm,
+            thousands(e.plan_tasks as u64),
+            e.fingerprint,
+            e.setup_seconds
         ),
     );
     line(
         &mut s,
         "sample",
         format!(
-            "{} ({:.3}% of the work) in {:.1} s on {}, seed {}",
+            "{} ({} of the work) in {:.1} s on {}, seed {}",
             plural(e.sampled.len(), "task"),
-            100.0 * e.sampled_share,
+            percent(e.sampled_share),
             e.sample_seconds,
             plural(e.threads, "thread"),
             e.seed
@@ -158,10 +163,11 @@ fn text(e: &Estimate) -> String {
     );
     line(
         &mut s,
-        "core time",
-        with_interval(&e.core_seconds, core_time, e.sampled.len()),
+        "by tasks",
+        with_interval(&e.core_seconds, core_time, e.sampled.len())
+            + ": the sampled tasks' cost over their share of the work, in one run's order",
     );
-    if e.core_seconds_in_shards != e.core_seconds {
+    if e.core_seconds_in_shards != e.core_seconds && e.to_use_is != CostBasis::TasksAlone {
         line(
             &mut s,
             "alone",
@@ -179,8 +185,10 @@ fn text(e: &Estimate) -> String {
         "solutions",
         with_interval(&e.solutions, |v| format!("{v:.4e}"), e.sampled.len()) + &known,
     );
-    if let Some(by) = by_solutions(e) {
-        line(&mut s, "by a(N)", by);
+    if e.to_use_is != CostBasis::BySolutions {
+        if let Some(by) = by_solutions(e) {
+            line(&mut s, "by a(N)", by);
+        }
     }
     line(&mut s, "memory", memory(e));
     for w in &e.warnings {
@@ -190,18 +198,59 @@ fn text(e: &Estimate) -> String {
     s
 }
 
+/// The cost line: the figure to plan by, and which figure it is.
+fn cost(e: &Estimate) -> String {
+    let cost = match e.to_use_is {
+        CostBasis::BySolutions => by_solutions(e).unwrap_or_default(),
+        _ => format!(
+            "{}: {}",
+            with_interval(&e.to_use, core_time, e.sampled.len()),
+            e.to_use_is.said()
+        ),
+    };
+    format!("{cost} (the figure to plan by)")
+}
+
+/// A share as a percentage to two significant figures (`0.0028%`, `1.5%`, `37%`).
+fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    if p <= 0.0 {
+        return "0%".into();
+    }
+    let decimals = (1 - p.log10().floor() as i32).max(0) as usize;
+    format!("{p:.decimals$}%")
+}
+
+/// A count with a comma every three digits (`4,457,401`).
+fn thousands(v: u64) -> String {
+    let digits = v.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The shards line: the K to count with, and why that K.
 fn shards(e: &Estimate) -> String {
     if e.shards == e.least_shards && e.least_shards > 1 {
         format!(
-            "K = {} (the fewest count accepts for this plan: files within what merge reads, \
+            "{} (the fewest count accepts for this plan: files within what merge reads, \
              records within --max-memory): nqueens count {} --shard I/{} -t 1",
-            e.shards, e.n, e.shards
+            thousands(e.shards),
+            e.n,
+            e.shards
         )
     } else {
         format!(
-            "K = {} for shards of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
-            e.shards, e.shard_minutes, e.n, e.shards
+            "{} of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
+            thousands(e.shards),
+            e.shard_minutes,
+            e.n,
+            e.shards
         )
     }
 }

@@ -75,9 +75,10 @@ fn the_text_says_the_cost_the_memory_and_the_shards() {
     let text = stdout_of(&["estimate", "12", "--tasks", "50", "--seed", "1"]);
     for key in [
         "n ",
+        "cost ",
         "plan ",
         "sample ",
-        "core time ",
+        "by tasks ",
         "solutions ",
         "memory ",
         "shards ",
@@ -85,6 +86,12 @@ fn the_text_says_the_cost_the_memory_and_the_shards() {
         assert!(text.lines().any(|l| l.starts_with(key)), "{key}: {text}");
     }
     assert!(text.contains("A000170(12) = 14200"), "{text}");
+    // The figure to plan by leads, named as such.
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("cost ") && second.ends_with("(the figure to plan by)"),
+        "{text}"
+    );
     assert!(text.contains("nqueens count 12 --shard I/1 -t 1"), "{text}");
     // One of a thing is not "1 things".
     let one = stdout_of(&["estimate", "16", "--tasks", "1", "-t", "1", "--seed", "1"]);

@@ -95,6 +95,11 @@ pub struct Estimate {
     /// needs almost none), and the peak of this process.
     pub memory_estimate_bytes: Option<u64>,
     pub peak_memory_bytes: Option<u64>,
+    /// The figure of the whole count's CPU seconds to plan by, and which it is: by a(N) past
+    /// N = 23 (where the tasks' work estimates follow their cost loosely), the rough scale
+    /// there when the sample found no solution, and the tasks counted alone up to it.
+    pub to_use: Projected,
+    pub to_use_is: CostBasis,
     /// The wanted shard length (minutes on one thread) and the shards that give it (from
     /// `core_seconds_in_shards` up to N = 23, from `core_seconds_by_solutions` past it), never
     /// fewer than count accepts ([`crate::least_shards`]).
@@ -108,6 +113,55 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The tasks counted, in the order they were drawn.
     pub sampled: Vec<Sampled>,
+}
+
+/// The figure to trust (see [`Estimate::to_use`]) of the count of an `n` board planned as
+/// `job`: by a(N) past the table, the rough scale there where the sample found nothing, the
+/// tasks alone up to it.
+fn figure_to_use(
+    n: u32,
+    job: &Job,
+    by_solutions: Option<&Projected>,
+    in_shards: Projected,
+) -> (Projected, CostBasis) {
+    match by_solutions {
+        Some(p) if n > Job::TABLE_MAX_N => (*p, CostBasis::BySolutions),
+        None if n > Job::TABLE_MAX_N => {
+            let rough = Projected {
+                value: job.id().algorithm.rough_core_seconds(n),
+                low: None,
+                high: None,
+            };
+            (rough, CostBasis::RoughScale)
+        }
+        _ => (in_shards, CostBasis::TasksAlone),
+    }
+}
+
+/// Which of an estimate's figures its [`Estimate::to_use`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostBasis {
+    /// a(N) times the sample's cost per solution.
+    BySolutions,
+    /// The sampled tasks' cost, each counted alone, over their share of the plan's work.
+    TasksAlone,
+    /// The method's rough cost per solution times a(N): the sample found no solution.
+    RoughScale,
+}
+
+impl CostBasis {
+    /// The basis in words, for a reader.
+    pub fn said(self) -> &'static str {
+        match self {
+            CostBasis::BySolutions => "a(N) times the sample's cost per solution",
+            CostBasis::TasksAlone => {
+                "the sampled tasks, each counted alone as a shard counts it, over their share of \
+                 the work"
+            }
+            CostBasis::RoughScale => "a rough scale: the sample found no solution",
+        }
+    }
 }
 
 /// Past this many seconds of sampling, a sample of tasks asked for by number is worth a
@@ -252,12 +306,13 @@ pub fn estimate(n: u32, opts: &Options, ask: EstimateRequest) -> Result<Estimate
     let core_seconds_by_solutions = project_ratio(a_n, &times, &counts);
     let with_solutions = sampled.iter().filter(|s| s.solutions > 0).count();
     let warnings = sample_warnings(n, with_solutions, sampled.len());
-    // The figure to trust (see the fields), or the rough one where the sample found nothing.
-    let whole = match &core_seconds_by_solutions {
-        Some(p) if n > Job::TABLE_MAX_N => p.value,
-        None if n > Job::TABLE_MAX_N => job.id().algorithm.rough_core_seconds(n),
-        _ => core_seconds_in_shards.value,
-    };
+    let (to_use, to_use_is) = figure_to_use(
+        n,
+        &job,
+        core_seconds_by_solutions.as_ref(),
+        core_seconds_in_shards,
+    );
+    let whole = to_use.value;
     let (shards, least_shards) = shards_to_advise(opts, &job, whole, setup_seconds, ask);
     Ok(Estimate {
         n,
@@ -275,6 +330,8 @@ pub fn estimate(n: u32, opts: &Options, ask: EstimateRequest) -> Result<Estimate
         known: Sequence::A000170.known(n),
         seconds_per_solution,
         core_seconds_by_solutions,
+        to_use,
+        to_use_is,
         memory_estimate_bytes: job.memory_estimate(),
         peak_memory_bytes: memory::peak(),
         shard_minutes: ask.shard_minutes,

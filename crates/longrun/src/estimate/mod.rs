@@ -9,5 +9,5 @@ mod cost;
 pub mod projection;
 mod sample;
 
-pub use self::cost::{estimate, Estimate, EstimateRequest};
+pub use self::cost::{estimate, CostBasis, Estimate, EstimateRequest};
 pub use self::sample::{Sampled, MAX_DRAWS, MIN_SAMPLED};
