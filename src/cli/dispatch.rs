@@ -2,7 +2,9 @@
 
 use super::args::{Cli, Command};
 use super::exit::Exit;
-use super::{audit, bench, count, estimate, manuals, merge, solve, status, table, trace, verify};
+use super::{
+    audit, bench, count, estimate, list, manuals, merge, solve, status, table, trace, verify,
+};
 use clap::CommandFactory;
 
 /// Runs the parsed command line; `Ok` carries how the process ends (`verify` fails for a
@@ -17,7 +19,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Bench(a) => bench::run(a),
         Command::BenchCompare(a) => bench::run_compare(a),
         Command::Solve(a) => solve::run_solve(a),
-        Command::List(a) => solve::run_list(a),
+        Command::List(a) => list::run_list(a),
         Command::Verify(a) => return verify::run(a),
         Command::Status(a) => return status::run(a),
         Command::Trace(a) => trace::run_trace(a),

@@ -11,6 +11,7 @@ mod count;
 mod dispatch;
 mod estimate;
 mod exit;
+mod list;
 mod manuals;
 mod merge;
 mod output;

@@ -1,16 +1,14 @@
 //! `nqueens solve N` and `nqueens list N`.
 
-use super::args::common::{named, PlaceArgs};
-use super::args::parse::{bounded, parse_n};
-use super::output::stdout::{self, stream_end};
-use super::output::{print_json, print_rendered};
+use super::args::common::PlaceArgs;
+use super::args::parse::bounded;
+use super::output::{document, json_line};
 use super::trace::{board_page, PageBoard, TRACE_DRAW_MAX};
 use clap::builder::TypedValueParser;
 use nqueens::board::check::{holds, is_solution};
 use nqueens::board::format::{is_multiline, render, Format};
-use nqueens::board::svg::{gallery, marked, Marks, GALLERY_MAX, SVG_MAX};
-use nqueens::{complete, construct, unique, Completion, Error, Solutions};
-use std::io::Write;
+use nqueens::board::svg::{marked, Marks, SVG_MAX};
+use nqueens::{complete, construct, Completion, Error, Solutions};
 
 /// The largest board `solve` answers by lexicographic backtracking when no method is forced:
 /// beyond it the first solution can take billions of nodes.
@@ -96,6 +94,10 @@ pub struct SolveArgs {
     pub zero_based: bool,
     #[command(flatten)]
     pub place: PlaceArgs,
+    /// Write the answer to FILE (replaced whole, or written into where it is a pipe or a
+    /// device) instead of standard output; a web page needs it on a terminal.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 impl SolveArgs {
@@ -135,43 +137,8 @@ fn solve_format() -> impl TypedValueParser<Value = SolveFormat> {
     })
 }
 
-/// Arguments of `list`.
-#[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Solutions are streamed in lexicographic order; nothing is held in \
-    memory.\n\nExamples:\n  nqueens list 8 --limit 3\n  nqueens list 8 --unique --format dots"
-)]
-pub struct ListArgs {
-    /// Board size N, from 1 to 64.
-    #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
-    pub n: u32,
-    /// Stop after K solutions.
-    #[arg(long, value_name = "K", value_parser = parse_limit)]
-    pub limit: Option<u64>,
-    /// Only one representative per class of the 8 rotations and reflections (the
-    /// lexicographically smallest of its orbit).
-    #[arg(long)]
-    pub unique: bool,
-    /// Output format: `json` gives JSON lines {"n", "placed", "solution"}; `svg` one picture
-    /// of the boards side by side (at most 400: use --limit).
-    #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
-    pub format: Format,
-    /// The same as --format json.
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
-    /// Write 0-based coordinates instead of 1-based.
-    #[arg(long)]
-    pub zero_based: bool,
-    #[command(flatten)]
-    pub place: PlaceArgs,
-}
-
 fn parse_solve_n(s: &str) -> Result<usize, String> {
     bounded(s, "a board size for solve", 1, SOLVE_MAX as u64).map(|n| n as usize)
-}
-
-fn parse_limit(s: &str) -> Result<u64, String> {
-    bounded(s, "a limit", 1, u64::MAX)
 }
 
 fn check_drawable(n: usize, format: Format) -> Result<(), Error> {
@@ -201,7 +168,7 @@ fn lexicographic_n(n: usize) -> Result<u32, Error> {
 
 /// Says, before a search that may print nothing for minutes, that it may (the first
 /// solution in lexicographic order takes under a second up to N = 32 and grows fast beyond).
-fn slow_note(n: u32) {
+pub(super) fn slow_note(n: u32) {
     if n > LEXICOGRAPHIC_QUICK {
         note!(
             "note: searching in lexicographic order on a {n}×{n} board can take minutes or \
@@ -287,6 +254,8 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
         .into());
     }
     let placed = a.place.queens(a.n, Some(a.zero_based))?;
+    // Where the answer goes, checked before the search: not found out after it.
+    let target = document(a.output.as_deref(), "board", page)?;
     let (method, answer) = find(&a, &placed)?;
     let name = method.name();
     let off = usize::from(!a.zero_based);
@@ -309,24 +278,26 @@ pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
             .map(|s| s.iter().map(|c| c + off).collect::<Vec<_>>());
         let placed: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
         let v = serde_json::json!({ "n": a.n, "method": name, "placed": placed, "solution": sol });
-        return print_json(&v);
+        return target.write(&json_line(&v)?);
     }
     note!("{}", method.said());
-    if page {
-        return write_page(&a, name, solution.as_deref(), &placed, &why);
-    }
-    write_answer(&a, format, solution, &placed, &why)
+    let text = if page {
+        page_of(&a, name, solution.as_deref(), &placed, &why)?
+    } else {
+        answer_of(&a, format, solution, &placed, &why)
+    };
+    target.write(&text)
 }
 
-/// Prints `solve`'s answer as a web page: the board (its placed queens blue), the solution
-/// or why there is none under it, and the method that found it.
-fn write_page(
+/// `solve`'s answer as a web page: the board (its placed queens blue), the solution or why
+/// there is none under it, and the method that found it.
+fn page_of(
     a: &SolveArgs,
     method: &str,
     solution: Option<&[usize]>,
     placed: &[(usize, usize)],
     why: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<String> {
     let line = match solution {
         Some(s) => {
             let cols: Vec<String> = s
@@ -345,7 +316,7 @@ fn write_page(
         line,
         summary: format!("found by the {method} method"),
     })?;
-    print_rendered(&page)
+    Ok(page)
 }
 
 /// What `solve` says where the board has no solution (`why`, with placed queens).
@@ -357,15 +328,15 @@ fn no_solution(n: usize, placed: &[(usize, usize)], why: &str) -> String {
     }
 }
 
-/// Prints `solve`'s answer in `format`: the solution (its placed queens red in a picture), or
-/// that there is none (`why`, with placed queens), as text or as the empty board drawn.
-fn write_answer(
+/// `solve`'s answer in `format`: the solution (its placed queens red in a picture), or that
+/// there is none (`why`, with placed queens), as text or as the empty board drawn.
+fn answer_of(
     a: &SolveArgs,
     format: Format,
     solution: Option<Vec<usize>>,
     placed: &[(usize, usize)],
     why: &str,
-) -> anyhow::Result<()> {
+) -> String {
     match solution {
         Some(s) if format == Format::Svg && !placed.is_empty() => {
             let queens: Vec<(usize, usize)> = s.iter().copied().enumerate().collect();
@@ -377,117 +348,22 @@ fn write_answer(
                 placed,
                 attacks: &[],
             };
-            print_rendered(&marked(a.n, &queens, a.zero_based, &title, marks))
+            marked(a.n, &queens, a.zero_based, &title, marks)
         }
         Some(s) => {
             let mut text = render(&s, format, a.zero_based);
             if !text.ends_with('\n') {
                 text.push('\n');
             }
-            print_rendered(&text)
+            text
         }
         None => {
             let says = no_solution(a.n, placed, why);
             if format == Format::Svg {
-                print_rendered(&nqueens::board::svg::empty(a.n, a.zero_based, &says))
+                nqueens::board::svg::empty(a.n, a.zero_based, &says)
             } else {
-                print_rendered(&(says + "\n"))
+                says + "\n"
             }
         }
     }
-}
-
-pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
-    let placed = a.place.queens(a.n as usize, Some(a.zero_based))?;
-    if a.unique && !placed.is_empty() {
-        return Err(Error::Usage(
-            "--unique cannot be combined with placed queens: a class's representative need not \
-             hold them; list the completions without --unique"
-                .into(),
-        )
-        .into());
-    }
-    let all: Box<dyn Iterator<Item = Vec<usize>>> = if a.unique {
-        Box::new(unique(a.n)?)
-    } else {
-        Box::new(Solutions::with_fixed(a.n, &placed)?)
-    };
-    slow_note(a.n);
-    let limit = a.limit.unwrap_or(u64::MAX);
-    let format = if a.json { Format::Json } else { a.format };
-    if format == Format::Svg {
-        return list_svg(all, &a, &placed);
-    }
-    let off = usize::from(!a.zero_based);
-    let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
-    let mut out = stdout::stream();
-    let mut listed = 0u64;
-    let result = (|| -> std::io::Result<()> {
-        for (i, s) in all.enumerate() {
-            if i as u64 >= limit {
-                break;
-            }
-            listed += 1;
-            if i > 0 && is_multiline(format) {
-                writeln!(out)?;
-            }
-            let text = if format == Format::Json {
-                // The fields of solve's JSON, less the method.
-                let sol: Vec<usize> = s.iter().map(|c| c + off).collect();
-                serde_json::json!({ "n": a.n, "placed": placed_json, "solution": sol }).to_string()
-            } else {
-                render(&s, format, a.zero_based)
-            };
-            if text.ends_with('\n') {
-                out.write_all(text.as_bytes())?;
-            } else {
-                writeln!(out, "{text}")?;
-            }
-        }
-        out.flush()
-    })();
-    stream_end(result)?;
-    if listed == 0 && limit > 0 {
-        // An empty list is the answer, said where a person reads it (a script reads no lines).
-        let with = if placed.is_empty() {
-            ""
-        } else {
-            " with these queens"
-        };
-        note!("no solution: the {0}×{0} board has none{with}", a.n);
-    }
-    Ok(())
-}
-
-/// `list --format svg`: the boards (at most [`GALLERY_MAX`]) as one picture.
-fn list_svg(
-    all: Box<dyn Iterator<Item = Vec<usize>>>,
-    a: &ListArgs,
-    placed: &[(usize, usize)],
-) -> anyhow::Result<()> {
-    let cap = a.limit.unwrap_or(u64::MAX).min(GALLERY_MAX as u64 + 1) as usize;
-    let boards: Vec<Vec<usize>> = all.take(cap).collect();
-    if boards.len() > GALLERY_MAX {
-        return Err(Error::Usage(format!(
-            "a gallery holds at most {GALLERY_MAX} boards, and the {0}×{0} board has more \
-             solutions: add --limit K (K <= {GALLERY_MAX})",
-            a.n
-        ))
-        .into());
-    }
-    if boards.is_empty() {
-        // No solution is an answer, as `solve --format svg` draws it: the empty board, titled.
-        let says = if a.place.place.is_empty() && a.place.first_queen.is_none() {
-            format!("no solution: the {0}×{0} board has none", a.n)
-        } else {
-            format!("no solution on the {0}×{0} board with these queens", a.n)
-        };
-        return print_rendered(&nqueens::board::svg::empty(
-            a.n as usize,
-            a.zero_based,
-            &says,
-        ));
-    }
-    let per_row = (boards.len() as f64).sqrt().ceil().clamp(1.0, 8.0) as usize;
-    print_rendered(&gallery(&boards, a.zero_based, per_row, placed))
 }

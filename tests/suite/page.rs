@@ -283,8 +283,48 @@ fn pages_refuse_what_they_cannot_show() {
         "-o",
         out,
     ];
-    assert_refused(nqueens().args(long), "a page replays at most 100000 steps");
+    assert_refused(nqueens().args(long), "a page replays at most 1000000 steps");
     assert!(!file.exists());
+    // The whole search of N = 10 (106,615 steps) makes a page.
+    let whole = [
+        "trace",
+        "10",
+        "--all",
+        "--max-steps",
+        "0",
+        "--format",
+        "html",
+        "-o",
+        out,
+    ];
+    nqueens().args(whole).assert().success();
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("106615 steps"));
+    // A page cut by the step limit says so, on the page and on the terminal.
+    let cut = nqueens()
+        .args(["trace", "12", "--all", "--format", "html", "-o", out])
+        .output()
+        .unwrap();
+    assert!(cut.status.success(), "{cut:?}");
+    let said = String::from_utf8_lossy(&cut.stderr);
+    assert!(
+        said.contains("the page stops at step 10000, before the search ends"),
+        "{said}"
+    );
+    let page = std::fs::read_to_string(&file).unwrap();
+    assert!(page.contains("The trace stops there, before the search ends"));
+    // solve writes its page (or any format) where -o says.
+    let board = dir.join("board.html");
+    nqueens()
+        .args(["solve", "8", "--format", "html", "-o"])
+        .arg(&board)
+        .assert()
+        .success()
+        .stdout("");
+    assert!(std::fs::read_to_string(&board)
+        .unwrap()
+        .starts_with("<!doctype html>"));
     assert_refused(
         nqueens().args(["trace", "8", "-o", out]),
         "-o writes the page of --format html",

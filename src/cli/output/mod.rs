@@ -104,6 +104,21 @@ pub fn print_rendered(text: &str) -> anyhow::Result<()> {
     Target::Stdout.write(text)
 }
 
+/// Where a command writes a whole document (`what`: a page, a picture, a board): the file
+/// `output` names (`-o`), checked before any work, or stdout. A web page (`page`) is refused on
+/// a terminal, where it would be a screen of markup, with the `-o` to give instead.
+pub fn document(output: Option<&std::path::Path>, what: &str, page: bool) -> Result<Target, Error> {
+    match output {
+        Some(path) => Target::file(path, what),
+        None if page && stdout::is_terminal() => Err(Error::Usage(
+            "--format html writes a web page, not text for a terminal: give -o FILE.html (or \
+             redirect standard output to a file)"
+                .into(),
+        )),
+        None => Ok(Target::Stdout),
+    }
+}
+
 /// Writes a value as a command's JSON result ([`json_line`]) to stdout.
 pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     Target::Stdout.write(&json_line(value)?)

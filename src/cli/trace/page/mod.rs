@@ -10,15 +10,16 @@
 
 use super::args::TRACE_DRAW_MAX;
 use super::search::TracedSearch;
-use crate::cli::output::target::Target;
+use crate::cli::output::document;
 use nqueens::solve::trace::Event;
 use nqueens::Error;
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-/// The most steps a page replays: about 0.7 MB of page, which a browser opens at once.
-pub const MAX_PAGE_STEPS: u64 = 100_000;
+/// The most steps a page replays: about 5 MB of page (some 5 bytes per step), which a browser
+/// opens at once; the whole search of N = 11 (500,777 steps) fits.
+pub const MAX_PAGE_STEPS: u64 = 1_000_000;
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
@@ -82,10 +83,7 @@ fn fill(title: &str, subtitle: &str, data: &Data) -> anyhow::Result<String> {
 /// is checked before the search and the page built whole before anything is written; a trace
 /// longer than [`MAX_PAGE_STEPS`] is refused, nothing written.
 pub(super) fn trace_page(search: &TracedSearch, output: Option<&Path>) -> anyhow::Result<()> {
-    let target = match output {
-        Some(p) => Target::file(p, "page")?,
-        None => Target::Stdout,
-    };
+    let target = document(output, "page", true)?;
     let mut events = Vec::new();
     let mut solutions = 0u64;
     let (steps, finished) = search.run(|_, e, _| {
@@ -108,6 +106,21 @@ pub(super) fn trace_page(search: &TracedSearch, output: Option<&Path>) -> anyhow
     let summary = match finished {
         true => search.ending(solutions, steps),
         false => search.stopped(steps),
+    };
+    // A page cut by the step limit says so, on the page and here: it is not the whole search.
+    let cut = match finished {
+        true => String::new(),
+        false => {
+            note!(
+                "note: the page stops at step {steps}, before the search ends (--max-steps {}); \
+                 --max-steps 0 traces it to its end, up to {MAX_PAGE_STEPS} steps on a page",
+                search.max_steps
+            );
+            format!(
+                " The trace stops there, before the search ends: --max-steps {} cut it.",
+                search.max_steps
+            )
+        }
     };
     let n = search.n;
     let what = if search.all {
@@ -133,7 +146,7 @@ pub(super) fn trace_page(search: &TracedSearch, output: Option<&Path>) -> anyhow
     let title = format!("The backtracking search on the {n}×{n} board");
     let subtitle = format!(
         "Rows are filled top to bottom, columns tried left to right, to {what}{placed}: \
-         {steps} steps, as the trace command prints them."
+         {steps} steps, as the trace command prints them.{cut}"
     );
     target.write(&fill(&title, &subtitle, &data)?)
 }
