@@ -339,3 +339,69 @@ fn pages_refuse_what_they_cannot_show() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A blocked row looks full: every square of it is attacked by a queen above or was tried
+/// already (`data-tried`, row:column from 1). Checked at every step of `trace 6 --all` that
+/// `trace` calls blocked, stepping back as well as forward (the page works the tried squares
+/// out again after a step back), with the history of the last steps beside the board.
+#[test]
+fn a_blocked_row_shows_its_tried_squares() {
+    let n = 6usize;
+    let steps = steps_of(n as u32, &["--all"], &[]);
+    let blocked: Vec<u64> = (1..=steps.len() as u64)
+        .filter(|&k| steps[k as usize - 1].0.contains("blocked"))
+        .collect();
+    assert!(blocked.len() > 10, "{} blocked steps", blocked.len());
+    let Some(chromium) = browser_or_skip("tried squares") else {
+        return;
+    };
+    let dir = common::tmpdir("page", "tried");
+    let file = dir.join("trace.html");
+    nqueens()
+        .args(["trace", "6", "--all", "--format", "html", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    let parse = |list: &str| -> Vec<(usize, usize)> {
+        list.split_whitespace()
+            .map(|rc| {
+                let (r, c) = rc.split_once(':').unwrap();
+                (
+                    r.parse::<usize>().unwrap() - 1,
+                    c.parse::<usize>().unwrap() - 1,
+                )
+            })
+            .collect()
+    };
+    // Some blocked steps, the last first (the page then comes to it from the end).
+    for &k in blocked.iter().rev().step_by(5) {
+        let dom = rendered(&chromium, &file, Some(k));
+        let line = text(&dom, "line");
+        let row: usize = line
+            .split("blocked row ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|r| r.parse().ok())
+            .unwrap_or_else(|| panic!("step {k}: {line}"));
+        let queens = parse(&attribute(&dom, "board", "data-queens"));
+        let tried = parse(&attribute(&dom, "board", "data-tried"));
+        for c in 0..n {
+            let attacked = queens.iter().any(|&(qr, qc)| {
+                qr != row - 1 && (qc == c || qr.abs_diff(row - 1) == qc.abs_diff(c))
+            });
+            assert!(
+                attacked || tried.contains(&(row - 1, c)),
+                "step {k}, {line}: square {row}:{} is neither attacked nor tried ({tried:?})",
+                c + 1
+            );
+        }
+        assert!(dom.contains("id=\"history\""), "step {k}: no history");
+        // Kept step by step and worked out again from the events, they agree.
+        assert_eq!(
+            attribute(&dom, "board", "data-tried-check"),
+            "agrees",
+            "step {k}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,6 +11,8 @@
   const total = events.length;
   const PLACE = 0, REMOVE = 1, BLOCKED = 2, BLOCKED_TRIED = 3, SOLUTION = 4;
   const SPEEDS = [0.5, 1, 2, 3, 5, 8, 12, 20, 30, 50, 100, 200, 500];
+  // How many of the last steps the history beside the board lists.
+  const HISTORY = 6;
 
   const $ = (id) => document.getElementById(id);
   const boardEl = $("board");
@@ -18,6 +20,11 @@
 
   // The board after the current step: board[row] is its queen's column, or -1.
   const board = new Array(n).fill(-1);
+  // The columns each row has tried since the rows above it last changed: a queen placed there
+  // and taken back. A row whose every square is attacked or tried is blocked.
+  const tried = Array.from({ length: n }, () => new Set());
+  // Whether `tried` must be worked out again from the events (after a step back).
+  let triedStale = false;
   const fixed = new Array(n).fill(-1);
   for (const [r, c] of data.placed) { board[r] = c; fixed[r] = c; }
   if (data.queens) { data.queens.forEach((c, r) => { board[r] = c; }); }
@@ -87,16 +94,42 @@
     }
   }
 
+  // Rows below `r` start afresh: the rows above them changed.
+  function forgetBelow(r) {
+    for (let y = r + 1; y < n; y++) tried[y].clear();
+  }
+
   function forward() {
     if (step >= total) return false;
     const e = events[step];
     step += 1;
     switch (kind(e)) {
-      case PLACE: board[rowOf(e)] = colOf(e); break;
-      case REMOVE: board[rowOf(e)] = -1; takebacks += 1; break;
+      case PLACE: board[rowOf(e)] = colOf(e); forgetBelow(rowOf(e)); break;
+      case REMOVE:
+        board[rowOf(e)] = -1;
+        takebacks += 1;
+        forgetBelow(rowOf(e));
+        tried[rowOf(e)].add(colOf(e));
+        break;
       case SOLUTION: solutions += 1; break;
     }
     return true;
+  }
+
+  // `tried` at the current step, from the events before it: a take-back of (r, c) counts
+  // where no row above r has changed since.
+  function triedFromEvents() {
+    for (const t of tried) t.clear();
+    let shallowest = n;
+    for (let k = step - 1; k >= 0; k--) {
+      const e = events[k];
+      const what = kind(e);
+      if (what !== PLACE && what !== REMOVE) continue;
+      const r = rowOf(e);
+      if (what === REMOVE && r <= shallowest) tried[r].add(colOf(e));
+      shallowest = Math.min(shallowest, r);
+    }
+    triedStale = false;
   }
 
   function back() {
@@ -108,6 +141,7 @@
       case SOLUTION: solutions -= 1; break;
     }
     step -= 1;
+    triedStale = true;
     return true;
   }
 
@@ -129,6 +163,7 @@
 
   function render() {
     const trace = data.mode === "trace";
+    if (trace && triedStale) triedFromEvents();
     const hit = trace ? attacked() : new Uint8Array(n * n);
     const e = trace && step > 0 ? events[step - 1] : -1;
     const k = e < 0 ? -1 : kind(e);
@@ -142,6 +177,7 @@
         cell.classList.toggle("last", k === PLACE && rowOf(e) === r && colOf(e) === c);
         cell.classList.toggle("removed", k === REMOVE && rowOf(e) === r && colOf(e) === c);
         cell.classList.toggle("blocked", (k === BLOCKED || k === BLOCKED_TRIED) && rowOf(e) === r);
+        cell.classList.toggle("tried", trace && !queen && tried[r].has(c));
       }
     }
     const full = board.every((c) => c >= 0);
@@ -149,6 +185,13 @@
     const queens = [];
     board.forEach((c, r) => { if (c >= 0) queens.push(`${r + 1}:${c + 1}`); });
     boardEl.dataset.queens = queens.join(" ");
+    const triedList = [];
+    tried.forEach((t, r) => {
+      [...t].sort((a, b) => a - b).forEach((c) => {
+        if (board[r] !== c) triedList.push(`${r + 1}:${c + 1}`);
+      });
+    });
+    boardEl.dataset.tried = trace ? triedList.join(" ") : "";
     boardEl.dataset.step = String(step);
     boardEl.setAttribute("aria-label", queens.length
       ? `queens (row:column, from 1): ${queens.join(", ")}` : "an empty board");
@@ -165,6 +208,7 @@
       line.append(`step ${step}: `, b, ` ${rest}`);
     }
     $("summary").textContent = step === total ? data.summary : "";
+    showHistory();
     $("step").textContent = step;
     if (document.activeElement !== $("to")) $("to").value = step;
     $("solutions").textContent = solutions;
@@ -172,6 +216,22 @@
     $("queens").textContent = queens.length;
     $("back").disabled = $("first").disabled = step === 0;
     $("forward").disabled = $("next").disabled = step === total;
+  }
+
+  // The last few steps, newest last, so that a take-back can be followed to what led to it.
+  function showHistory() {
+    const list = $("history");
+    list.innerHTML = "";
+    for (let k = Math.max(1, step - HISTORY + 1); k <= step; k++) {
+      const e = events[k - 1];
+      const [verb, rest] = kind(e) === SOLUTION ? ["solution", "every row has its queen"] : describe(k);
+      const li = document.createElement("li");
+      li.value = k;
+      const b = document.createElement("b");
+      b.textContent = verb;
+      li.append(b, ` ${rest}`);
+      list.appendChild(li);
+    }
   }
 
   function remember() {
@@ -223,6 +283,17 @@
   function fromHash() {
     const m = /step=(\d+)/.exec(location.hash);
     goTo(m ? parseInt(m[1], 10) : 0);
+    checkTried();
+  }
+
+  // The tried squares kept step by step (forward from the start) against those worked out
+  // from the events, as a step back works them out: the board says whether they agree
+  // (`data-tried-check`), which the tests read.
+  function checkTried() {
+    const kept = tried.map((t) => [...t].sort((a, b) => a - b).join(","));
+    triedFromEvents();
+    const again = tried.map((t) => [...t].sort((a, b) => a - b).join(","));
+    boardEl.dataset.triedCheck = kept.join("|") === again.join("|") ? "agrees" : "differs";
   }
 
   build();
