@@ -39,12 +39,18 @@ fn browser_or_skip(test: &str) -> Option<PathBuf> {
 /// The page `file` as the browser has it once its script ran, opened at `#step=K` where
 /// `step` is given.
 fn rendered(browser: &Path, file: &Path, step: Option<u64>) -> String {
+    rendered_in(browser, file, step, "800,600")
+}
+
+/// [`rendered`] in a window of `size` (`"800,600"`: a projector's).
+fn rendered_in(browser: &Path, file: &Path, step: Option<u64>, size: &str) -> String {
     let url = match step {
         Some(k) => format!("file://{}#step={k}", file.display()),
         None => format!("file://{}", file.display()),
     };
     let out = Command::new(browser)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("--window-size={size}"))
         .arg(&url)
         .output()
         .unwrap();
@@ -403,5 +409,46 @@ fn a_blocked_row_shows_its_tried_squares() {
             "step {k}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// On a projector's 800×600 (the headless browser's window) the board is most of the screen,
+/// not the panel, and a solution's columns stay on one line.
+#[test]
+fn the_page_reads_on_a_projector() {
+    let Some(chromium) = browser_or_skip("the page on a projector") else {
+        return;
+    };
+    let dir = common::tmpdir("page", "projector");
+    let file = dir.join("trace.html");
+    nqueens()
+        .args(["trace", "8", "--format", "html", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    let steps = steps_of(8, &[], &[]);
+    let solved = steps
+        .iter()
+        .position(|(line, _)| line.contains("solution"))
+        .unwrap()
+        + 1;
+    let dom = rendered_in(&chromium, &file, Some(solved as u64), "800,600");
+    let style = attribute(&dom, "board", "style");
+    let width: u32 = style
+        .split("width: ")
+        .nth(1)
+        .and_then(|w| w.split("px").next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{style}"));
+    // The panel once kept its widest and left the board 326 px here; the board now takes the
+    // height the window has (the header and the labels aside).
+    assert!(
+        width >= 380,
+        "the board is {width} px wide in an 800-px window"
+    );
+    assert!(
+        dom.contains("class=\"nowrap\""),
+        "the solution's columns may wrap"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

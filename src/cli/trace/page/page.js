@@ -63,14 +63,16 @@
   }
 
   // Fits the board to the window: beside the panel where the window is wide enough, above
-  // it where it is not; the queens scale with the squares.
+  // it where it is not; the queens scale with the squares. The board comes first: the panel
+  // keeps its narrowest readable width (PANEL_LEAST) and the board takes the rest, so that on a
+  // projector's 800×600 the board is most of the screen.
+  const PANEL_LEAST = 270;
   function fit() {
     const head = document.querySelector("header").offsetHeight;
-    const label = 1.6 * parseFloat(getComputedStyle(document.documentElement).fontSize);
-    const panel = document.querySelector("aside").offsetWidth || 384;
-    const wide = window.innerWidth - panel - 48 - label >= 320;
-    const across = wide ? window.innerWidth - panel - 64 - label : window.innerWidth - 40 - label;
-    const down = window.innerHeight - head - 40 - label;
+    const label = 1.6 * parseFloat(getComputedStyle(document.documentElement).fontSize) + 8;
+    const wide = window.innerWidth - PANEL_LEAST - 48 - label >= 320;
+    const across = wide ? window.innerWidth - PANEL_LEAST - 64 - label : window.innerWidth - 40 - label;
+    const down = window.innerHeight - head - 20 - label;
     const size = Math.max(120, Math.floor(Math.min(across, wide ? down : Math.max(down * 0.75, 240))));
     boardEl.style.width = size + "px";
     boardEl.style.height = size + "px";
@@ -205,7 +207,11 @@
       line.innerHTML = "";
       const b = document.createElement("b");
       b.textContent = verb;
-      line.append(`step ${step}: `, b, ` ${rest}`);
+      // A solution's columns stay on one line.
+      const words = document.createElement("span");
+      words.textContent = rest;
+      if (verb === "solution") words.className = "nowrap";
+      line.append(`step ${step}: `, b, " ", words);
     }
     $("summary").textContent = step === total ? data.summary : "";
     showHistory();
@@ -224,7 +230,7 @@
     list.innerHTML = "";
     for (let k = Math.max(1, step - HISTORY + 1); k <= step; k++) {
       const e = events[k - 1];
-      const [verb, rest] = kind(e) === SOLUTION ? ["solution", "every row has its queen"] : describe(k);
+      const [verb, rest] = kind(e) === SOLUTION ? ["solution", "(every row has its queen)"] : describe(k);
       const li = document.createElement("li");
       li.value = k;
       const b = document.createElement("b");
