@@ -72,7 +72,7 @@
     const label = 1.6 * parseFloat(getComputedStyle(document.documentElement).fontSize) + 8;
     const wide = window.innerWidth - PANEL_LEAST - 48 - label >= 320;
     const across = wide ? window.innerWidth - PANEL_LEAST - 64 - label : window.innerWidth - 40 - label;
-    const down = window.innerHeight - head - 20 - label;
+    const down = window.innerHeight - head - 32 - label;
     const size = Math.max(120, Math.floor(Math.min(across, wide ? down : Math.max(down * 0.75, 240))));
     boardEl.style.width = size + "px";
     boardEl.style.height = size + "px";
