@@ -443,6 +443,30 @@ fn a_large_run_is_summarised_and_read_from_a_list() {
     )
     .unwrap();
     assert_eq!(text(&["--list", list.to_str().unwrap()]), short);
+    // A list that gives a file twice is refused at the second time, so an endless one that
+    // repeats itself ends there.
+    let mut endless = crate::common::bin()
+        .args(["status", "--list", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = endless.stdin.take().unwrap();
+    let line = format!("{}\n", r.join("s0.json").display());
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        // Writes until status stops reading (a broken pipe), or a bound far past its need.
+        for _ in 0..1_000_000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let out = endless.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is given twice in the list"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -18,8 +18,25 @@ pub const MAX_LIST_LINE: usize = 4096;
 /// overflow any shell's. A line longer than `MAX_LIST_LINE` bytes, or a list that is not
 /// text (a NUL byte, or not UTF-8), is refused as soon as it is met: what is read is held a
 /// line at a time, never a whole runaway line.
+///
+/// A path the list gives twice is refused as soon as it is met (as merge refuses a file given
+/// twice), so that an endless list that repeats itself (`yes s0.json`) ends at its second
+/// line, not when memory runs out.
 pub fn listed(list: &Path) -> Result<Vec<PathBuf>> {
-    list_paths(list)?.collect()
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in list_paths(list)? {
+        let path = path?;
+        if !seen.insert(path.clone()) {
+            return Err(Error::Input(format!(
+                "{} is given twice in the list of files {}: give each file once",
+                path.shown(),
+                list.shown()
+            )));
+        }
+        out.push(path);
+    }
+    Ok(out)
 }
 
 /// The paths of list `list` (`-`: standard input), read a line at a time as they are asked
