@@ -13,11 +13,14 @@ pub const DEFAULT_N: u32 = 18;
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The workload is `count N` (default N = 18) with the default algorithm and \
-    kernel, run --warmup times unmeasured and then --runs times at each thread count. Every \
-    run's total (and unique count) is checked against OEIS: a wrong count aborts with exit 3. \
-    The default takes minutes (about 6 on a 2-vCPU AMD EPYC, where one run of `count 18` on \
-    one thread takes 35 s): --n 16 is a quick look. Ctrl-C (or SIGTERM) stops it and still \
+    after_help = "The workload is a count of N (default N = 18) by the symmetric backtracker \
+    (the default here: a CPU benchmark of the bit-mask search, --kernel for its kernels), not \
+    the quadrant method that `nqueens count 18` runs; -a quadrants times that one, what users \
+    run. Every report and export names which. It runs --warmup times unmeasured and then \
+    --runs times at each thread count. Every run's total (and unique count) is checked against \
+    OEIS: a wrong count aborts with exit 3. The default takes minutes (about 6 on a 2-vCPU AMD \
+    EPYC, where one backtracking run of N = 18 on one thread takes 35 s; the quadrant method \
+    counts it in about 3 s on two): --n 16 is a quick look. Ctrl-C (or SIGTERM) stops it and still \
     reports the thread counts whose runs finished (exit 130, or 143).\n\n\
     Speedup and efficiency are against one thread, and shown only where one thread was \
     measured (--threads without 1 leaves them out; --plot needs it). The \

@@ -57,7 +57,7 @@ fn csv(r: &BenchReport) -> String {
 pub(super) fn head(r: &BenchReport) -> String {
     let w = &r.workload;
     format!(
-        "nqueens {} (commit {}{}) bench: count {} ({} algorithm, {} kernel), {} after {}, {}\n\
+        "nqueens {} (commit {}{}) bench: {}, {} after {}, {}\n\
          CPU: {} ({} logical / {} physical cores, {}, {}; vector build {})\n\
          {}\n\
          workload: total {}{}, {} nodes; every run checked against OEIS\n",
@@ -67,9 +67,7 @@ pub(super) fn head(r: &BenchReport) -> String {
             "modified" => ", modified",
             _ => "",
         },
-        w.n,
-        w.algorithm.name(),
-        w.kernel.name(),
+        workload_named(w),
         plural(w.runs, "run"),
         plural(w.warmup, "warm-up run"),
         r.date,
@@ -85,6 +83,27 @@ pub(super) fn head(r: &BenchReport) -> String {
             .map(|u| format!(", unique {u}"))
             .unwrap_or_default(),
         w.nodes
+    )
+}
+
+/// The workload in words that keep the two kinds apart: the quadrant method (what `nqueens
+/// count N` runs from N = 10 or so) or a backtracker with its kernel, and, for a backtracker
+/// where count would not run it, which method count runs.
+pub(super) fn workload_named(w: &super::results::Workload) -> String {
+    let n = w.n;
+    if w.algorithm == nqueens::Algorithm::Quadrants {
+        return format!("count {n} by the quadrant method (quadrants algorithm)");
+    }
+    let counts = nqueens::Options::default().resolved_algorithm(n);
+    let not_count = if counts == w.algorithm {
+        String::new()
+    } else {
+        format!("; `count {n}` runs {counts}")
+    };
+    format!(
+        "count {n} by backtracking ({} algorithm, {} kernel{not_count})",
+        w.algorithm.name(),
+        w.kernel.name()
     )
 }
 
