@@ -328,7 +328,7 @@ fn no_solution(n: usize, placed: &[(usize, usize)], why: &str) -> String {
     }
 }
 
-/// `solve`'s answer in `format`: the solution (its placed queens red in a picture), or that
+/// `solve`'s answer in `format`: the solution (its placed queens blue in a picture), or that
 /// there is none (`why`, with placed queens), as text or as the empty board drawn.
 fn answer_of(
     a: &SolveArgs,
@@ -341,7 +341,7 @@ fn answer_of(
         Some(s) if format == Format::Svg && !placed.is_empty() => {
             let queens: Vec<(usize, usize)> = s.iter().copied().enumerate().collect();
             let title = format!(
-                "{0} queens on the {0}×{0} board, the placed ones in red",
+                "{0} queens on the {0}×{0} board, the placed ones in blue",
                 a.n
             );
             let marks = Marks {

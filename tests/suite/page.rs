@@ -452,3 +452,18 @@ fn the_page_reads_on_a_projector() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A queen placed by hand has one mark in every picture: the blue of the web page is the blue
+/// of the SVG, ring and crown.
+#[test]
+fn a_placed_queen_is_the_same_blue_in_the_page_and_the_picture() {
+    let blue = nqueens::board::svg::PLACED;
+    let svg = stdout_of(&["solve", "8", "--place", "2:3", "--format", "svg"]);
+    assert!(svg.contains(&format!("stroke=\"{blue}\"")), "no ring");
+    assert!(svg.contains(&format!("fill=\"{blue}\"")), "no blue crown");
+    let page = stdout_of(&["solve", "8", "--place", "2:3", "--format", "html"]);
+    assert!(
+        page.contains(&format!("--blue: {blue};")),
+        "the page's blue is another"
+    );
+}

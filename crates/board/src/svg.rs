@@ -3,7 +3,8 @@
 //! Squares alternate light and dark, each queen is a crown on its square (an element of
 //! class `queen`, with its 1-based square in `data-square`), and the columns and rows are
 //! numbered on the edges (1-based, or 0-based). [`Marks`] add what a picture can say more: a
-//! queen placed before the search drawn red in a red ring (`data-placed="true"`), and a red
+//! queen placed before the search drawn blue in a blue ring (`data-placed="true"`), as the web
+//! pages draw it, and a red
 //! line between two queens that attack each other (class `attack`; [`marked`] draws any set
 //! of queens, as `verify` reads them). Boards up to [`SVG_MAX`] are drawn; larger ones would
 //! not be legible and are refused by the callers.
@@ -36,7 +37,8 @@ struct Drawing {
 /// What a picture marks beside its queens (0-based squares).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Marks<'a> {
-    /// Queens placed before the search (`--place`): drawn red, in a red ring.
+    /// Queens placed before the search (`--place`): drawn blue, in a blue ring (the web pages'
+    /// blue for a queen placed by hand).
     pub placed: &'a [(usize, usize)],
     /// Pairs of queens that attack each other: a red line between their squares' centres.
     pub attacks: &'a [[(usize, usize); 2]],
@@ -147,8 +149,12 @@ fn coordinates(g: &mut String, l: &Drawing) {
     }
 }
 
-/// Queens: a crown (five points over a band) on each queen's square; a placed one red, in a
-/// red ring.
+/// The colour of a queen placed by hand, in every picture and page: the Okabe-Ito blue, which
+/// reads for the colour-blind.
+pub const PLACED: &str = "#0072b2";
+
+/// Queens: a crown (five points over a band) on each queen's square; a placed one blue, in a
+/// blue ring.
 fn crowns(g: &mut String, l: &Drawing, queens: &[(usize, usize)], placed: &[(usize, usize)]) {
     let Drawing {
         n,
@@ -165,7 +171,7 @@ fn crowns(g: &mut String, l: &Drawing, queens: &[(usize, usize)], placed: &[(usi
         if is_placed {
             let _ = writeln!(
                 g,
-                r##"<circle class="placed" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#c62828" stroke-width="{:.1}"/>"##,
+                r##"<circle class="placed" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{PLACED}" stroke-width="{:.1}"/>"##,
                 x + s / 2.0,
                 y + s / 2.0,
                 s * 0.46,
@@ -191,7 +197,7 @@ fn crowns(g: &mut String, l: &Drawing, queens: &[(usize, usize)], placed: &[(usi
             p(0.82, 0.78),
             p(0.5, 0.84),
             p(0.18, 0.78),
-            if is_placed { "#c62828" } else { "#1a1a1a" },
+            if is_placed { PLACED } else { "#1a1a1a" },
             (s * 0.03).max(0.5),
         );
     }

@@ -80,7 +80,7 @@ pub fn options() -> Result<Options, Error> {
 pub struct PlaceArgs {
     /// Place a queen on square ROW:COL before the search (1-based: 1:1 is the top-left
     /// square; 0-based with --zero-based where offered). Repeatable. The other rows are
-    /// completed by the search.
+    /// completed by the search. Pictures and pages draw a placed queen blue, in a ring.
     #[arg(long = "place", value_name = "ROW:COL", value_parser = parse_square)]
     pub place: Vec<(usize, usize)>,
     /// Place the first row's queen in column COL (1-based, or 0-based with --zero-based where
