@@ -1,14 +1,18 @@
 //! `nqueens list`: every solution of a board (or one per symmetry class) streamed in
 //! lexicographic order, in one of the board formats, or drawn side by side as a picture.
 
-use super::args::common::{named, PlaceArgs};
+use super::args::common::PlaceArgs;
 use super::args::parse::{bounded, parse_n};
-use super::output::print_rendered;
+use super::output::document;
 use super::output::stdout::{self, stream_end};
+use super::output::target::Target;
 use super::solve::slow_note;
+use super::solve::{output_format, OutputFormat};
+use super::trace::TRACE_DRAW_MAX;
 use nqueens::board::format::{is_multiline, render, Format};
-use nqueens::board::svg::{gallery, GALLERY_MAX};
+use nqueens::board::svg::{self as svg, Marks, GALLERY_MAX};
 use nqueens::{unique, Error, Solutions};
+use std::fmt::Write as _;
 use std::io::Write;
 
 /// Arguments of `list`.
@@ -29,9 +33,10 @@ pub struct ListArgs {
     #[arg(long)]
     pub unique: bool,
     /// Output format: `json` gives JSON lines {"n", "placed", "solution"}; `svg` one picture
-    /// of the boards side by side (at most 400: use --limit).
-    #[arg(long, short = 'f', value_parser = named::<Format>(Format::NAMES), default_value_t = Format::List)]
-    pub format: Format,
+    /// of the boards side by side, `html` a web page of them that fits any window (at most
+    /// 400 boards: use --limit; N up to 32 for a page).
+    #[arg(long, short = 'f', value_parser = output_format(), default_value_t = OutputFormat::Board(Format::List))]
+    pub format: OutputFormat,
     /// The same as --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
@@ -40,6 +45,10 @@ pub struct ListArgs {
     pub zero_based: bool,
     #[command(flatten)]
     pub place: PlaceArgs,
+    /// Write the picture or page (`--format svg` or `html`) to FILE instead of standard
+    /// output; a page needs it on a terminal. The other formats stream: redirect them.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 fn parse_limit(s: &str) -> Result<u64, String> {
@@ -63,9 +72,10 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     };
     slow_note(a.n);
     let limit = a.limit.unwrap_or(u64::MAX);
-    let format = if a.json { Format::Json } else { a.format };
+    let (format, page) = format_of(&a)?;
     if format == Format::Svg {
-        return list_svg(all, &a, &placed);
+        let target = document(a.output.as_deref(), "gallery", page)?;
+        return list_drawn(all, &a, &placed, page, &target);
     }
     let off = usize::from(!a.zero_based);
     let placed_json: Vec<[usize; 2]> = placed.iter().map(|&(r, c)| [r + off, c + off]).collect();
@@ -108,11 +118,39 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `list --format svg`: the boards (at most [`GALLERY_MAX`]) as one picture.
-fn list_svg(
+/// The board format `list` writes (svg for a page too), and whether it is a page; refuses
+/// `-o` with a streamed format and a page of a board too large to draw.
+fn format_of(a: &ListArgs) -> Result<(Format, bool), Error> {
+    let format = match (a.json, a.format) {
+        (true, _) => Format::Json,
+        (false, OutputFormat::Board(f)) => f,
+        (false, OutputFormat::Html) => Format::Svg,
+    };
+    let page = a.format == OutputFormat::Html && !a.json;
+    if format != Format::Svg && a.output.is_some() {
+        return Err(Error::Usage(
+            "-o writes the picture or page of --format svg or html; the other formats stream \
+             to stdout: redirect them with `> FILE`"
+                .into(),
+        ));
+    }
+    if page && a.n > TRACE_DRAW_MAX {
+        return Err(Error::Usage(format!(
+            "--format html draws boards up to N = {TRACE_DRAW_MAX}; use --format svg for N = {}",
+            a.n
+        )));
+    }
+    Ok((format, page))
+}
+
+/// `list --format svg` or `html` (`page`): the boards (at most [`GALLERY_MAX`]) as one
+/// picture, or as a page of pictures, written to `target`.
+fn list_drawn(
     all: Box<dyn Iterator<Item = Vec<usize>>>,
     a: &ListArgs,
     placed: &[(usize, usize)],
+    page: bool,
+    target: &Target,
 ) -> anyhow::Result<()> {
     let cap = a.limit.unwrap_or(u64::MAX).min(GALLERY_MAX as u64 + 1) as usize;
     let boards: Vec<Vec<usize>> = all.take(cap).collect();
@@ -131,12 +169,81 @@ fn list_svg(
         } else {
             format!("no solution on the {0}×{0} board with these queens", a.n)
         };
-        return print_rendered(&nqueens::board::svg::empty(
-            a.n as usize,
-            a.zero_based,
-            &says,
-        ));
+        let picture = nqueens::board::svg::empty(a.n as usize, a.zero_based, &says);
+        return target.write(&match page {
+            true => gallery_page(a, &says, &[picture]),
+            false => picture,
+        });
+    }
+    if page {
+        let pictures: Vec<String> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let queens: Vec<(usize, usize)> = b.iter().copied().enumerate().collect();
+                let marks = Marks {
+                    placed,
+                    attacks: &[],
+                };
+                svg::marked(
+                    a.n as usize,
+                    &queens,
+                    a.zero_based,
+                    &format!("{}", i + 1),
+                    marks,
+                )
+            })
+            .collect();
+        let title = format!(
+            "{count} {unique}solution{s} of the {n}×{n} board",
+            count = pictures.len(),
+            unique = if a.unique { "unique " } else { "" },
+            s = if pictures.len() == 1 { "" } else { "s" },
+            n = a.n
+        );
+        return target.write(&gallery_page(a, &title, &pictures));
     }
     let per_row = (boards.len() as f64).sqrt().ceil().clamp(1.0, 8.0) as usize;
-    print_rendered(&gallery(&boards, a.zero_based, per_row, placed))
+    target.write(&svg::gallery(&boards, a.zero_based, per_row, placed))
+}
+
+/// A self-contained web page of `pictures` (SVG boards), titled `title`, in a grid that fits
+/// the window: each board is numbered as the list numbers it, placed queens in blue.
+fn gallery_page(a: &ListArgs, title: &str, pictures: &[String]) -> String {
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut boards = String::new();
+    for (i, p) in pictures.iter().enumerate() {
+        // The picture's own XML prolog is not HTML: the <svg> element is what the page holds.
+        let svg = p.find("<svg").map_or(p.as_str(), |at| &p[at..]);
+        let _ = writeln!(
+            boards,
+            "<figure>{svg}<figcaption>{}</figcaption></figure>",
+            i + 1
+        );
+    }
+    let note = if a.place.place.is_empty() && a.place.first_queen.is_none() {
+        String::new()
+    } else {
+        " Queens placed before the search are blue, in a ring.".to_string()
+    };
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"nqueens {}\">\n<title>{t}</title>\n<style>\n\
+         body {{ font-family: system-ui, sans-serif; margin: 1rem; }}\n\
+         h1 {{ font-size: 1.35rem; margin: 0 0 0.3rem; }}\n\
+         .boards {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); \
+         gap: 1rem; }}\n\
+         figure {{ margin: 0; text-align: center; }}\n\
+         figure svg {{ width: 100%; height: auto; }}\n\
+         figcaption {{ font-size: 0.9rem; color: #444; }}\n</style>\n</head>\n<body>\n\
+         <h1>{t}</h1>\n<p>In the order `nqueens list` gives them, numbered from 1.{note}</p>\n\
+         <div class=\"boards\">\n{boards}</div>\n</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION"),
+        t = escape(title),
+    )
 }

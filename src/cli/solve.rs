@@ -84,8 +84,8 @@ pub struct SolveArgs {
     /// Output format: `json` is one object {"n", "method", "placed", "solution" (columns per
     /// row, or null)}; `svg` a picture of the board (N up to 256); `html` a web page of the
     /// board in the style of `trace --format html` (N up to 32).
-    #[arg(long, short = 'f', value_parser = solve_format(), default_value_t = SolveFormat::Board(Format::List))]
-    pub format: SolveFormat,
+    #[arg(long, short = 'f', value_parser = output_format(), default_value_t = OutputFormat::Board(Format::List))]
+    pub format: OutputFormat,
     /// The same as --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
@@ -101,39 +101,39 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    fn format(&self) -> SolveFormat {
+    fn format(&self) -> OutputFormat {
         if self.json {
-            SolveFormat::Board(Format::Json)
+            OutputFormat::Board(Format::Json)
         } else {
             self.format
         }
     }
 }
 
-/// What `solve` writes: the board in one of the library's formats, or a web page.
+/// What `solve` and `list` write: boards in one of the library's formats, or a web page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolveFormat {
+pub enum OutputFormat {
     /// A board format: list, pairs, grid, dots, matrix, json or svg.
     Board(Format),
     /// A self-contained web page of the board.
     Html,
 }
 
-impl std::fmt::Display for SolveFormat {
+impl std::fmt::Display for OutputFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SolveFormat::Board(b) => b.fmt(f),
-            SolveFormat::Html => f.write_str("html"),
+            OutputFormat::Board(b) => b.fmt(f),
+            OutputFormat::Html => f.write_str("html"),
         }
     }
 }
 
-/// Reads `--format` of `solve`: a board format's name, or `html`.
-fn solve_format() -> impl TypedValueParser<Value = SolveFormat> {
+/// Reads `--format` of `solve` and `list`: a board format's name, or `html`.
+pub(super) fn output_format() -> impl TypedValueParser<Value = OutputFormat> {
     let names: Vec<&'static str> = Format::NAMES.iter().copied().chain(["html"]).collect();
     clap::builder::PossibleValuesParser::new(names).try_map(|s: String| match s.as_str() {
-        "html" => Ok(SolveFormat::Html),
-        _ => s.parse::<Format>().map(SolveFormat::Board),
+        "html" => Ok(OutputFormat::Html),
+        _ => s.parse::<Format>().map(OutputFormat::Board),
     })
 }
 
@@ -229,8 +229,8 @@ const SOLVE_BYTES_PER_ROW: u64 = 80;
 
 pub fn run_solve(a: SolveArgs) -> anyhow::Result<()> {
     let (format, page) = match a.format() {
-        SolveFormat::Board(f) => (f, false),
-        SolveFormat::Html => (Format::List, true),
+        OutputFormat::Board(f) => (f, false),
+        OutputFormat::Html => (Format::List, true),
     };
     check_drawable(a.n, format)?;
     if page && a.n > TRACE_DRAW_MAX as usize {

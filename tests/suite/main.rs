@@ -11,6 +11,7 @@
 mod common;
 
 mod bench;
+mod board_pages;
 mod claims;
 mod cli;
 mod counts;

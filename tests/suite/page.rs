@@ -23,7 +23,7 @@ fn browser() -> Option<PathBuf> {
 }
 
 /// The browser, or `None` with a note where there is none and none is required.
-fn browser_or_skip(test: &str) -> Option<PathBuf> {
+pub(crate) fn browser_or_skip(test: &str) -> Option<PathBuf> {
     let found = browser();
     if found.is_none() {
         assert!(
@@ -38,7 +38,7 @@ fn browser_or_skip(test: &str) -> Option<PathBuf> {
 
 /// The page `file` as the browser has it once its script ran, opened at `#step=K` where
 /// `step` is given.
-fn rendered(browser: &Path, file: &Path, step: Option<u64>) -> String {
+pub(crate) fn rendered(browser: &Path, file: &Path, step: Option<u64>) -> String {
     rendered_in(browser, file, step, "800,600")
 }
 
@@ -59,7 +59,7 @@ fn rendered_in(browser: &Path, file: &Path, step: Option<u64>, size: &str) -> St
 }
 
 /// The value of attribute `name` of the element with id `id` in `dom`.
-fn attribute(dom: &str, id: &str, name: &str) -> String {
+pub(crate) fn attribute(dom: &str, id: &str, name: &str) -> String {
     let at = dom.find(&format!("id=\"{id}\"")).expect(id);
     let tag = &dom[dom[..at].rfind('<').unwrap()..at + dom[at..].find('>').unwrap()];
     let key = format!(" {name}=\"");
@@ -68,7 +68,7 @@ fn attribute(dom: &str, id: &str, name: &str) -> String {
 }
 
 /// The text of the element with id `id` in `dom`, tags dropped and spaces collapsed.
-fn text(dom: &str, id: &str) -> String {
+pub(crate) fn text(dom: &str, id: &str) -> String {
     let at = dom.find(&format!("id=\"{id}\"")).expect(id);
     let inner = &dom[at + dom[at..].find('>').unwrap() + 1..];
     let end = inner.find("</p>").unwrap();
@@ -231,26 +231,6 @@ fn a_page_from_placed_queens_keeps_them_and_counts_from_zero_when_asked() {
         format!("step {k}: {}", steps[k as usize - 1].0)
     );
     assert!(text(&end, "summary").starts_with("first solution found in"));
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// `solve --format html` draws its solution as a page in the same style.
-#[test]
-fn solve_draws_its_board_as_a_page() {
-    let page = stdout_of(&["solve", "8", "--format", "html"]);
-    assert!(page.starts_with("<!doctype html>"));
-    let Some(chromium) = browser_or_skip("solve's page") else {
-        return;
-    };
-    let dir = common::tmpdir("page", "solve");
-    let file = dir.join("solve.html");
-    std::fs::write(&file, page).unwrap();
-    let dom = rendered(&chromium, &file, None);
-    assert_eq!(
-        attribute(&dom, "board", "data-queens"),
-        "1:1 2:5 3:8 4:6 5:3 6:7 7:2 8:4"
-    );
-    assert_eq!(text(&dom, "line"), "solution: 1 5 8 6 3 7 2 4");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -451,19 +431,4 @@ fn the_page_reads_on_a_projector() {
         "the solution's columns may wrap"
     );
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A queen placed by hand has one mark in every picture: the blue of the web page is the blue
-/// of the SVG, ring and crown.
-#[test]
-fn a_placed_queen_is_the_same_blue_in_the_page_and_the_picture() {
-    let blue = nqueens::board::svg::PLACED;
-    let svg = stdout_of(&["solve", "8", "--place", "2:3", "--format", "svg"]);
-    assert!(svg.contains(&format!("stroke=\"{blue}\"")), "no ring");
-    assert!(svg.contains(&format!("fill=\"{blue}\"")), "no blue crown");
-    let page = stdout_of(&["solve", "8", "--place", "2:3", "--format", "html"]);
-    assert!(
-        page.contains(&format!("--blue: {blue};")),
-        "the page's blue is another"
-    );
 }
