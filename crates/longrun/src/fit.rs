@@ -76,9 +76,9 @@ fn files_within(run: &RunShape, plan_tasks: usize) -> Result<()> {
 }
 
 /// The fewest shards a count of an `n` board as `opts` say must be split into for its
-/// checkpoint or shard files to fit ([`files_within`]), where one file cannot hold the whole
-/// plan; `None` where it can, or where the method cannot say its tasks early (a plan whose
-/// tasks are few enough is planned in full, and refused there if need be).
+/// checkpoint or shard files to fit within what resume and merge read, where one file cannot
+/// hold the whole plan; `None` where it can, or where the method cannot say its tasks early (a
+/// plan whose tasks are few enough is planned in full, and refused there if need be).
 pub fn shards_needed_early(n: u32, opts: &Options) -> Result<Option<u64>> {
     let Some(plan) = Job::tasks_early(n, opts)? else {
         return Ok(None);

@@ -61,9 +61,11 @@ pub fn model() -> Option<String> {
 pub struct CpuIdentity {
     /// `GenuineIntel`, `AuthenticAMD`, ...
     pub vendor: Option<String>,
-    /// The CPU family, model and stepping numbers.
+    /// The CPU family number (6 for Intel's cores, 25 for AMD's Zen 3 and 4, 26 for Zen 5).
     pub family: Option<u32>,
+    /// The model number within the family.
     pub model: Option<u32>,
+    /// The stepping: the revision of that model.
     pub stepping: Option<u32>,
     /// The microcode revision (`0x2b000603`).
     pub microcode: Option<String>,
