@@ -275,7 +275,7 @@ fn charts_as_svg() {
     let text = std::fs::read_to_string(&b).unwrap();
     roxmltree::Document::parse(&text).unwrap();
     assert!(
-        text.contains("count 8 (symmetric algorithm"),
+        text.contains("count 8 by backtracking (symmetric algorithm"),
         "the caption names the workload"
     );
     assert!(text.contains("CPU: "), "the caption names the machine");
