@@ -96,7 +96,7 @@ for ((j = 0; j < ARRAYS; j++)); do
     ${prev:+--dependency=afterany:$prev} $SBATCH "$HERE/slurm-array.sh" \
     --offset "$offset" --step "$len" --per-task "$PER" "${passed[@]}" "$N" "$K" "$@")
   id=${id%%;*}
-  echo "slurm-submit: array $j of $ARRAYS: job $id, tasks $spec, shards $offset.. of $K ($PER a task, step $len)" >&2
+  echo "slurm-submit: array $j of $ARRAYS: job $id, tasks $spec, shards $offset.. of $K ($PER shards per task, step $len)" >&2
   echo "$id"
   prev=$id
 done
