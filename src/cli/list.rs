@@ -210,11 +210,6 @@ fn list_drawn(
 /// A self-contained web page of `pictures` (SVG boards), titled `title`, in a grid that fits
 /// the window: each board is numbered as the list numbers it, placed queens in blue.
 fn gallery_page(a: &ListArgs, title: &str, pictures: &[String]) -> String {
-    let escape = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
     let mut boards = String::new();
     for (i, p) in pictures.iter().enumerate() {
         // The picture's own XML prolog is not HTML: the <svg> element is what the page holds.
@@ -244,6 +239,6 @@ fn gallery_page(a: &ListArgs, title: &str, pictures: &[String]) -> String {
          <h1>{t}</h1>\n<p>In the order `nqueens list` gives them, numbered from 1.{note}</p>\n\
          <div class=\"boards\">\n{boards}</div>\n</body>\n</html>\n",
         env!("CARGO_PKG_VERSION"),
-        t = escape(title),
+        t = svg::escape(title),
     )
 }

@@ -221,7 +221,9 @@ fn attack_lines(g: &mut String, l: &Drawing, attacks: &[[(usize, usize); 2]]) {
     }
 }
 
-fn escape(t: &str) -> String {
+/// Text made safe inside XML or HTML markup: its `&`, `<` and `>` written as entities (what
+/// the SVG pictures and the web pages put in their titles and captions).
+pub fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -4,7 +4,6 @@
 //! quadrant method hands them out ([`Job::slices`](crate::Job::slices)); nothing outside this
 //! crate reaches the method itself.
 
-use crate::engine::pool;
 use crate::memory;
 use crate::options::Options;
 use crate::quadrants::audit::slice;
@@ -47,16 +46,10 @@ impl Slices {
     }
 
     /// The slice's solutions counted by the method, through the code that counts its task, on
-    /// `threads` threads of the engine's pool (a large slice's sieve is shared by them, as a
-    /// task's is).
-    pub fn by_method(&self, s: &Slice, threads: usize) -> Result<u128> {
-        pool(threads)?.install(|| self.by_method_here(s))
-    }
-
-    /// [`Slices::by_method`] on the pool the caller runs in (its threads share a large
-    /// slice's sieve), or on the caller's thread alone outside a pool: for many slices
-    /// counted in one [`rayon::ThreadPool::install`], which wakes the pool once for them all.
-    pub fn by_method_here(&self, s: &Slice) -> Result<u128> {
+    /// the pool the caller runs in (its threads share a large slice's sieve, as a task's), or
+    /// on the caller's thread alone outside a pool: many slices are counted in one
+    /// [`rayon::ThreadPool::install`] of the engine's pool, which wakes it once for them all.
+    pub fn by_method(&self, s: &Slice) -> Result<u128> {
         slice::by_method(&self.plan, s)
     }
 

@@ -45,12 +45,21 @@ fn detect() -> Features {
 /// The CPU's model name as the operating system gives it (`/proc/cpuinfo` on Linux), or
 /// `None` where it does not say.
 pub fn model() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    text.lines()
-        .find(|l| l.starts_with("model name"))
+    first_cpu_field(
+        &std::fs::read_to_string("/proc/cpuinfo").ok()?,
+        "model name",
+    )
+}
+
+/// Field `name` of the first CPU that `/proc/cpuinfo`'s text `info` describes (its first
+/// block of `key : value` lines), where it is given and not empty.
+fn first_cpu_field(info: &str, name: &str) -> Option<String> {
+    info.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
         .and_then(|l| l.split_once(':'))
-        .map(|(_, m)| m.trim().to_string())
-        .filter(|m| !m.is_empty())
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 /// What identifies this CPU beside its model name, as Linux gives it (`/proc/cpuinfo`, and the
@@ -82,14 +91,7 @@ pub struct CpuIdentity {
 /// This CPU's identity (see [`CpuIdentity`]).
 pub fn identity() -> CpuIdentity {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .take_while(|l| !l.trim().is_empty())
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-    };
+    let field = |name: &str| first_cpu_field(&info, name);
     let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
     let sys = |path: &str| {
         std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/{path}"))

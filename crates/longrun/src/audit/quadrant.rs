@@ -227,7 +227,7 @@ impl PendingDraw {
 /// threads, as a task's is).
 fn check_slice(q: &Slices, file: &str, d: Drawn, drawn_for: Option<u32>) -> Result<SliceCheck> {
     let start = Instant::now();
-    let method = q.by_method_here(&d.slice)?;
+    let method = q.by_method(&d.slice)?;
     Ok(SliceCheck {
         file: file.to_string(),
         slice: d.slice,

@@ -65,11 +65,7 @@ fn code(e: &Event) -> u32 {
 fn fill(title: &str, subtitle: &str, data: &Data) -> anyhow::Result<String> {
     // JSON inside a script element ends at the first `</`: written as `<\/`, it reads the same.
     let json = serde_json::to_string(data)?.replace("</", "<\\/");
-    let escape = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
+    let escape = nqueens::board::svg::escape;
     Ok(PAGE
         .replace("{{version}}", env!("CARGO_PKG_VERSION"))
         .replace("{{title}}", &escape(title))
