@@ -2,12 +2,16 @@
 
 use super::args::common::EngineArgs;
 use super::args::parse::{bounded, parse_n, parse_seed, seconds, seed_or_clock};
+use super::count::watch_signals;
+use super::exit::Interrupted;
 use super::output::text::plural;
 use super::output::{self, json_line, ReportFormat};
+use nqueens::board::format::thousands;
 use nqueens::longrun::estimate::projection::Projected;
 use nqueens::longrun::estimate::{estimate, CostBasis, Estimate, EstimateRequest, MAX_DRAWS};
 use nqueens::memory::show;
 use std::fmt::Write as _;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Arguments of `estimate`.
@@ -78,8 +82,32 @@ pub fn run(a: EstimateArgs) -> anyhow::Result<()> {
         warn: Some(|m| note!("note: {m}")),
         force: a.force,
     };
-    let e = estimate(a.n, &a.engine.options()?, ask)?;
-    output::print(&EstimateOutput(&e), ReportFormat::json_if(a.json))
+    let (cancel, signal) = watch_signals()?;
+    let opts = a.engine.options()?.with_cancel(cancel);
+    let stopped = |what: String| {
+        let signal = signal.load(Ordering::SeqCst) as u8;
+        let name = [(1, "SIGHUP"), (15, "SIGTERM")]
+            .iter()
+            .find(|&&(s, _)| s == signal)
+            .map_or("SIGINT", |&(_, name)| name);
+        anyhow::Error::new(Interrupted {
+            signal,
+            message: format!("estimate stopped by {name}: {what}"),
+        })
+    };
+    let e = match estimate(a.n, &opts, ask) {
+        Err(e) if signal.load(Ordering::SeqCst) != 0 => return Err(stopped(e.to_string())),
+        e => e?,
+    };
+    output::print(&EstimateOutput(&e), ReportFormat::json_if(a.json))?;
+    if e.interrupted {
+        let kept = e.sampled.len();
+        return Err(stopped(format!(
+            "the report above is projected from the first {kept} drawn task{} only",
+            if kept == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
 }
 
 /// What `estimate` prints.
@@ -136,31 +164,15 @@ fn text(e: &Estimate) -> String {
         let _ = writeln!(s, "{k:<11}{v}");
     };
     line(&mut s, "n", e.n.to_string());
+    // A sample stopped by a signal says so before any figure (its first warning).
+    let stopped = usize::from(e.interrupted);
+    e.warnings[..stopped]
+        .iter()
+        .for_each(|w| line(&mut s, "STOPPED", w.clone()));
     // The figure to plan by first; the others after it, for those who want them.
     line(&mut s, "cost", cost(e));
-    line(
-        &mut s,
-        "plan",
-        format!(
-            "{}, {} tasks (fingerprint {}), set-up {:.1} core-s per shard",
-            e.algorithm,
-            thousands(e.plan_tasks as u64),
-            e.fingerprint,
-            e.setup_seconds
-        ),
-    );
-    line(
-        &mut s,
-        "sample",
-        format!(
-            "{} ({} of the work) in {:.1} s on {}, seed {}",
-            plural(e.sampled.len(), "task"),
-            percent(e.sampled_share),
-            e.sample_seconds,
-            plural(e.threads, "thread"),
-            e.seed
-        ),
-    );
+    line(&mut s, "plan", plan(e));
+    line(&mut s, "sample", sample(e));
     line(
         &mut s,
         "by tasks",
@@ -191,11 +203,34 @@ fn text(e: &Estimate) -> String {
         }
     }
     line(&mut s, "memory", memory(e));
-    for w in &e.warnings {
+    for w in &e.warnings[stopped..] {
         line(&mut s, "WARNING", w.clone());
     }
     line(&mut s, "shards", shards(e));
     s
+}
+
+/// The plan line: its method, tasks, fingerprint and set-up.
+fn plan(e: &Estimate) -> String {
+    format!(
+        "{}, {} tasks (fingerprint {}), set-up {:.1} core-s per shard",
+        e.algorithm,
+        thousands(e.plan_tasks as u128),
+        e.fingerprint,
+        e.setup_seconds
+    )
+}
+
+/// The sample line: its tasks, their share of the work, its time, threads and seed.
+fn sample(e: &Estimate) -> String {
+    format!(
+        "{} ({} of the work) in {:.1} s on {}, seed {}",
+        plural(e.sampled.len(), "task"),
+        percent(e.sampled_share),
+        e.sample_seconds,
+        plural(e.threads, "thread"),
+        e.seed
+    )
 }
 
 /// The cost line: the figure to plan by, and which figure it is.
@@ -221,33 +256,20 @@ fn percent(share: f64) -> String {
     format!("{p:.decimals$}%")
 }
 
-/// A count with a comma every three digits (`4,457,401`).
-fn thousands(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The shards line: the K to count with, and why that K.
 fn shards(e: &Estimate) -> String {
     if e.shards == e.least_shards && e.least_shards > 1 {
         format!(
             "{} (the fewest count accepts for this plan: files within what merge reads, \
              records within --max-memory): nqueens count {} --shard I/{} -t 1",
-            thousands(e.shards),
+            thousands(e.shards as u128),
             e.n,
             e.shards
         )
     } else {
         format!(
             "{} of about {} min on one thread: nqueens count {} --shard I/{} -t 1",
-            thousands(e.shards),
+            thousands(e.shards as u128),
             e.shard_minutes,
             e.n,
             e.shards

@@ -39,7 +39,8 @@ pub const MEANINGS: [Meaning; 5] = [
     Meaning {
         codes: "129, 130, 143",
         meaning: "stopped by SIGHUP, Ctrl-C or SIGTERM: `count` (with `--checkpoint`, what was \
-                  finished is saved), `bench` (the finished runs reported), `trace --animate`",
+                  finished is saved), `bench` (the finished runs reported), `estimate` (the \
+                  finished draws' projection reported, marked as stopped), `trace --animate`",
     },
 ];
 

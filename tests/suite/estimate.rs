@@ -194,3 +194,56 @@ fn a_thin_sample_says_its_interval_is_too_wide_and_how_many_tasks_would_do() {
     assert!(!text.contains("only 3 of the 3"), "{text}");
     assert!(!text.contains("may use up to"), "{text}");
 }
+
+/// Ctrl-C during the sample prints what the draws finished by then say, marked as stopped,
+/// and exits 130; a sample stopped before any draw finished says there is nothing to project.
+#[test]
+fn an_interrupted_estimate_reports_its_finished_draws() {
+    use std::process::Stdio;
+    // 100,000 draws of N = 19 take minutes; its tasks take about a millisecond each.
+    let args = [
+        "estimate",
+        "19",
+        "-a",
+        "symmetric",
+        "--tasks",
+        "100000",
+        "-t",
+        "1",
+    ];
+    for json in [false, true] {
+        let mut cmd = common::bin();
+        cmd.args(args);
+        if json {
+            cmd.arg("--json");
+        }
+        let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+        let child = child.unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // SAFETY: kill(2) on our own child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("estimate stopped by SIGINT: the report"),
+            "{err}"
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let stopped = "stopped early: projected from the first ";
+        if json {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["interrupted"], true);
+            assert!(v["warnings"][0].as_str().unwrap().starts_with(stopped));
+            let kept = v["sampled"].as_array().unwrap().len();
+            assert!((1..100_000).contains(&kept), "{kept}");
+        } else {
+            let first = text.lines().nth(1).unwrap();
+            assert!(
+                first.starts_with(&format!("STOPPED    {stopped}")),
+                "{text}"
+            );
+            assert!(text.contains("\ncost "), "{text}");
+        }
+    }
+}

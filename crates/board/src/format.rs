@@ -39,6 +39,28 @@ named_enum!(Format, "format", {
 /// Writes `cols` in `format`; coordinates are 1-based unless `zero_based`. Multi-line formats
 /// end with a newline, single-line ones do not.
 pub fn render(cols: &[usize], format: Format, zero_based: bool) -> String {
+    render_placed(cols, format, zero_based, &[])
+}
+
+/// The mark of a queen placed by hand in the grid, in place of ` Q ` (a ring, as in the
+/// pictures).
+pub const GRID_PLACED: &str = "(Q)";
+
+/// The mark of a queen placed by hand in dots, in place of `Q`.
+pub const DOTS_PLACED: char = '@';
+
+/// Writes `cols` as [`render`] does, marking the queens of `placed` (0-based rows and
+/// columns) as placed by hand where the format has room for a mark: [`GRID_PLACED`] in the
+/// grid, [`DOTS_PLACED`] in dots (both read back as queens). The other text formats give the
+/// queens only; the pictures draw the placed ones blue ([`super::svg::PLACED`]), through
+/// [`super::svg::marked`].
+pub fn render_placed(
+    cols: &[usize],
+    format: Format,
+    zero_based: bool,
+    placed: &[(usize, usize)],
+) -> String {
+    let is_placed = |r: usize, c: usize| placed.contains(&(r, c));
     let off = usize::from(!zero_based);
     let n = cols.len();
     let mut s = String::new();
@@ -58,9 +80,14 @@ pub fn render(cols: &[usize], format: Format, zero_based: bool) -> String {
         Format::Grid => {
             let rule = "-".repeat(4 * n + 1);
             let _ = writeln!(s, "{rule}");
-            for &c in cols {
+            for (r, &c) in cols.iter().enumerate() {
                 for x in 0..n {
-                    s.push_str(if x == c { "| Q " } else { "|   " });
+                    s.push('|');
+                    s.push_str(match x == c {
+                        true if is_placed(r, c) => GRID_PLACED,
+                        true => " Q ",
+                        false => "   ",
+                    });
                 }
                 let _ = writeln!(s, "|\n{rule}");
             }
@@ -71,8 +98,15 @@ pub fn render(cols: &[usize], format: Format, zero_based: bool) -> String {
             } else {
                 ("1", "0")
             };
-            for &c in cols {
-                let v: Vec<&str> = (0..n).map(|x| if x == c { q } else { e }).collect();
+            let mark = DOTS_PLACED.to_string();
+            let mark = if format == Format::Dots { &mark[..] } else { q };
+            for (r, &c) in cols.iter().enumerate() {
+                let at = |x| match x == c {
+                    true if is_placed(r, c) => mark,
+                    true => q,
+                    false => e,
+                };
+                let v: Vec<&str> = (0..n).map(at).collect();
                 let _ = writeln!(s, "{}", v.join(" "));
             }
         }
@@ -100,6 +134,19 @@ pub fn squares(placed: &[[usize; 2]]) -> String {
     v.join(" ")
 }
 
+/// A count with a comma every three digits (`4,457,401`), as the reports write large counts.
+pub fn thousands(v: u128) -> String {
+    let digits = v.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Whether the format spans several lines (then solutions are separated by a blank line).
 pub fn is_multiline(format: Format) -> bool {
     matches!(
@@ -111,6 +158,23 @@ pub fn is_multiline(format: Format) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placed_queens_are_marked_in_the_grid_and_dots_only() {
+        let s = [1, 3, 0, 2];
+        let placed = [(0, 1), (2, 0)];
+        assert_eq!(
+            render_placed(&s, Format::Dots, false, &placed),
+            ". @ . .\n. . . Q\n@ . . .\n. . Q .\n"
+        );
+        let grid = render_placed(&s, Format::Grid, false, &placed);
+        assert!(grid.contains("\n|   |(Q)|   |   |\n"), "{grid}");
+        assert!(grid.contains("\n|(Q)|   |   |   |\n"), "{grid}");
+        assert!(grid.contains("\n|   |   |   | Q |\n"), "{grid}");
+        for f in [Format::Matrix, Format::List, Format::Json] {
+            assert_eq!(render_placed(&s, f, false, &placed), render(&s, f, false));
+        }
+    }
 
     #[test]
     fn formats_of_the_4_queens_solution() {

@@ -9,3 +9,4 @@ pub mod report;
 mod signals;
 
 pub use self::command::{run, CountArgs};
+pub use self::signals::watch_signals;

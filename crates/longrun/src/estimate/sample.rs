@@ -3,12 +3,13 @@
 //! thread's CPU clock, or, for a method that spreads a task over the threads, each counted
 //! by all of them in turn and timed by the process's CPU clock. See [`crate::estimate`] for what is projected from them.
 
-use nqueens_board::error::Result;
+use nqueens_board::error::{Error, Result};
+use nqueens_board::format::thousands;
 use nqueens_count::engine::{pool, Counter, Work};
 use nqueens_count::tally::Tally;
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The fewest tasks counted, whatever the budget (two give an interval).
@@ -143,54 +144,170 @@ impl SampleStop {
     }
 }
 
+/// What a sample gave: its finished draws, in the order drawn, and, when a cancel flag
+/// stopped it before its end, the warning that says so.
+pub(super) struct FinishedDraws {
+    pub(super) sampled: Vec<Sampled>,
+    pub(super) stopped: Option<String>,
+}
+
 /// Counts drawn tasks of `counter` on `threads` threads until `until` says; in the order
 /// drawn. A counter that spreads a task over its pool ([`Counter::spreads`]) has its draws
 /// counted one at a time by every thread, each timed by the process's CPU clock; another's
 /// are counted one per thread at once, each timed by its thread's.
+///
+/// The draws are counted on threads of their own while this one waits, so that a raised
+/// `cancel` flag ends the sample at once, not when the tasks being counted end (a task of
+/// N = 28 takes most of an hour): the sample is then the draws up to the first unfinished
+/// one, and the threads still counting stop at their next draw, their counts dropped.
 pub(super) fn sample(
-    counter: &dyn Counter,
-    work: &Work,
+    counter: Arc<dyn Counter>,
+    work: Arc<Work>,
     threads: usize,
     until: SampleStop,
     seed: u64,
-) -> Result<Vec<Sampled>> {
-    let draws = Draws {
+    cancel: Option<Arc<AtomicBool>>,
+) -> Result<FinishedDraws> {
+    let draws = Arc::new(Draws {
+        urn: TaskDraw::new(&work),
         counter,
         work,
         until,
         seed,
-    };
-    if counter.spreads() {
-        return in_turn(&draws, threads);
+        start: Instant::now(),
+        next: AtomicUsize::new(0),
+        began: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    });
+    let (tx, rx) = mpsc::channel();
+    if draws.counter.spreads() {
+        let (d, tx) = (draws.clone(), tx.clone());
+        std::thread::spawn(move || in_turn(&d, threads, &tx));
+    } else {
+        for _ in 0..threads {
+            let (d, tx) = (draws.clone(), tx.clone());
+            std::thread::spawn(move || one_a_thread(&d, &tx));
+        }
     }
-    one_a_thread(&draws, threads)
+    drop(tx);
+    let cancelled = || cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst));
+    let mut done = Vec::new();
+    // The flag is looked at after every draw and every 50 ms between draws.
+    let stopped = loop {
+        if cancelled() {
+            break true;
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(one)) => done.push((one.draw, one.sampled)),
+            Ok(Err(e)) => {
+                draws.stop.store(true, Ordering::SeqCst);
+                return Err(e);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break false,
+        }
+    };
+    draws.stop.store(true, Ordering::SeqCst);
+    let began = draws.began.load(Ordering::SeqCst);
+    finished(done, began, stopped)
 }
 
-/// What a sample draws from, and when it ends.
-#[derive(Clone, Copy)]
-struct Draws<'a> {
-    counter: &'a dyn Counter,
-    work: &'a Work,
+/// The sample of the `done` draws (numbered, in any order) of the `began`, kept up to the
+/// first unfinished one when `stopped` by the cancel flag.
+fn finished(mut done: Vec<(usize, Sampled)>, began: usize, stopped: bool) -> Result<FinishedDraws> {
+    done.sort_by_key(|&(i, _)| i);
+    let finished = done
+        .iter()
+        .zip(0..)
+        .take_while(|&(&(i, _), j)| i == j)
+        .count();
+    let dropped = began - finished;
+    if stopped && finished == 0 {
+        return Err(Error::Usage(format!(
+            "the estimate was stopped before any drawn task finished: nothing to project \
+             ({} dropped; give --seconds or --tasks to end the sample sooner)",
+            plural(dropped, "draw")
+        )));
+    }
+    Ok(FinishedDraws {
+        sampled: done.into_iter().take(finished).map(|(_, s)| s).collect(),
+        stopped: stopped.then(|| {
+            format!(
+                "stopped early: projected from the first {} only, all finished; {} dropped, \
+                 and as the longer tasks are the likelier to be unfinished, the projection \
+                 may be low",
+                plural(finished, "drawn task"),
+                plural(dropped, "draw")
+            )
+        }),
+    })
+}
+
+/// `count` and `what`, with an `s` unless one, the count with commas (`10,576 drawn tasks`).
+fn plural(count: usize, what: &str) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    format!("{} {what}{s}", thousands(count as u128))
+}
+
+/// What a sample draws from, when it ends, and the draws so far: shared by its threads.
+struct Draws {
+    urn: TaskDraw,
+    counter: Arc<dyn Counter>,
+    work: Arc<Work>,
     until: SampleStop,
     seed: u64,
+    start: Instant,
+    /// The next draw to take, and the draws begun.
+    next: AtomicUsize,
+    began: AtomicUsize,
+    /// Raised when the sample ends early (a failed draw, a cancel): no draw starts after it.
+    stop: AtomicBool,
 }
 
-/// [`sample`] of a counter that spreads a task: the draws in turn, each on the whole pool.
-fn in_turn(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
-    let urn = TaskDraw::new(d.work);
-    let start = Instant::now();
-    let pool = pool(threads)?;
-    let mut out = Vec::new();
-    while !d.until.done(out.len(), start) {
-        let task = urn.pick(d.seed, out.len() as u64);
-        let timed = || {
-            let before = process_seconds(start);
-            let tally = pool.install(|| d.counter.count(&[task]))?[0];
-            Ok((tally, process_seconds(start) - before))
-        };
-        out.push(sampled(d.counter, d.work, task, timed)?);
+impl Draws {
+    /// The next draw's number and task, unless the sample has ended.
+    fn take(&self) -> Option<(usize, u32)> {
+        if self.stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::SeqCst);
+        if self.until.done(i, self.start) {
+            return None;
+        }
+        self.began.fetch_add(1, Ordering::SeqCst);
+        Some((i, self.urn.pick(self.seed, i as u64)))
     }
-    Ok(out)
+}
+
+/// A finished draw, as the sampling threads send it.
+struct Finished {
+    /// Its number in the order drawn.
+    draw: usize,
+    sampled: Sampled,
+}
+
+/// What the sampling threads send: a finished draw, or the error that ended the sample.
+type Sent = Result<Finished>;
+
+/// [`sample`] of a counter that spreads a task: the draws in turn, each on the whole pool.
+fn in_turn(d: &Draws, threads: usize, tx: &mpsc::Sender<Sent>) {
+    let pool = match pool(threads) {
+        Ok(pool) => pool,
+        Err(e) => return drop(tx.send(Err(e))),
+    };
+    while let Some((i, task)) = d.take() {
+        let timed = || {
+            let before = process_seconds(d.start);
+            let tally = pool.install(|| d.counter.count(&[task]))?[0];
+            Ok((tally, process_seconds(d.start) - before))
+        };
+        let one = sampled(d.counter.as_ref(), &d.work, task, timed)
+            .map(|sampled| Finished { draw: i, sampled });
+        // A sample that has ended (its receiver gone, or a draw failed) takes no more.
+        if one.is_err() | tx.send(one).is_err() {
+            break;
+        }
+    }
 }
 
 /// Task `task` counted by `timed` (its tally and CPU seconds): alone, and again among its
@@ -216,49 +333,22 @@ fn sampled(
     })
 }
 
-/// [`sample`] of a counter that counts per task on one thread: one draw per thread at once (the
-/// first draw that fails ends every thread's).
-fn one_a_thread(d: &Draws, threads: usize) -> Result<Vec<Sampled>> {
-    let Draws {
-        counter,
-        work,
-        until,
-        seed,
-    } = *d;
-    let urn = TaskDraw::new(work);
-    let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let out = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if until.done(i, start) || stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let task = urn.pick(seed, i as u64);
-                let timed = || {
-                    let before = thread_seconds(start);
-                    let tally = counter.count(&[task])?[0];
-                    Ok((tally, thread_seconds(start) - before))
-                };
-                let sampled = sampled(counter, work, task, timed);
-                let failed = sampled.is_err();
-                out.lock()
-                    .expect("no thread panics holding it")
-                    .push((i, sampled));
-                if failed {
-                    // The other threads stop at their next draw.
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-            });
+/// One thread of the [`sample`] of a counter that counts per task on one thread: its draws
+/// one at a time, each timed by its thread's clock (a failed draw ends every thread's).
+fn one_a_thread(d: &Draws, tx: &mpsc::Sender<Sent>) {
+    while let Some((i, task)) = d.take() {
+        let timed = || {
+            let before = thread_seconds(d.start);
+            let tally = d.counter.count(&[task])?[0];
+            Ok((tally, thread_seconds(d.start) - before))
+        };
+        let one = sampled(d.counter.as_ref(), &d.work, task, timed)
+            .map(|sampled| Finished { draw: i, sampled });
+        if one.is_err() | tx.send(one).is_err() {
+            d.stop.store(true, Ordering::SeqCst);
+            break;
         }
-    });
-    let mut v = out.into_inner().expect("no thread panicked");
-    v.sort_by_key(|&(i, _)| i);
-    v.into_iter().map(|(_, s)| s).collect()
+    }
 }
 
 /// The share of the plan's estimated work (`total` of `work`) the distinct sampled tasks make.
