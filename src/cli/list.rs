@@ -9,7 +9,7 @@ use super::output::target::Target;
 use super::solve::slow_note;
 use super::solve::{output_format, OutputFormat};
 use super::trace::TRACE_DRAW_MAX;
-use nqueens::board::format::{is_multiline, render, Format};
+use nqueens::board::format::{is_multiline, render_placed, Format};
 use nqueens::board::svg::{self as svg, Marks, GALLERY_MAX};
 use nqueens::{unique, Error, Solutions};
 use std::fmt::Write as _;
@@ -34,7 +34,8 @@ pub struct ListArgs {
     pub unique: bool,
     /// Output format: `json` gives JSON lines {"n", "placed", "solution"}; `svg` one picture
     /// of the boards side by side, `html` a web page of them that fits any window (at most
-    /// 400 boards: use --limit; N up to 32 for a page).
+    /// 400 boards: use --limit; N up to 32 for a page). Placed queens are marked as `solve`
+    /// marks them: `(Q)` in grid, `@` in dots, blue in svg and html.
     #[arg(long, short = 'f', value_parser = output_format(), default_value_t = OutputFormat::Board(Format::List))]
     pub format: OutputFormat,
     /// The same as --format json.
@@ -95,7 +96,7 @@ pub fn run_list(a: ListArgs) -> anyhow::Result<()> {
                 let sol: Vec<usize> = s.iter().map(|c| c + off).collect();
                 serde_json::json!({ "n": a.n, "placed": placed_json, "solution": sol }).to_string()
             } else {
-                render(&s, format, a.zero_based)
+                render_placed(&s, format, a.zero_based, &placed)
             };
             if text.ends_with('\n') {
                 out.write_all(text.as_bytes())?;

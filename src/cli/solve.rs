@@ -6,7 +6,7 @@ use super::output::{document, json_line};
 use super::trace::{board_page, PageBoard, TRACE_DRAW_MAX};
 use clap::builder::TypedValueParser;
 use nqueens::board::check::{holds, is_solution};
-use nqueens::board::format::{is_multiline, render, Format};
+use nqueens::board::format::{is_multiline, render_placed, Format};
 use nqueens::board::svg::{marked, Marks, SVG_MAX};
 use nqueens::{complete, construct, Completion, Error, Solutions};
 
@@ -83,7 +83,9 @@ pub struct SolveArgs {
     pub method: SolveMethod,
     /// Output format: `json` is one object {"n", "method", "placed", "solution" (columns per
     /// row, or null)}; `svg` a picture of the board (N up to 256); `html` a web page of the
-    /// board in the style of `trace --format html` (N up to 32).
+    /// board in the style of `trace --format html` (N up to 32). Queens placed with
+    /// --place or --first-queen are marked: `(Q)` in grid, `@` in dots, blue in svg and html
+    /// (list, pairs and matrix give the queens only; json lists them in "placed").
     #[arg(long, short = 'f', value_parser = output_format(), default_value_t = OutputFormat::Board(Format::List))]
     pub format: OutputFormat,
     /// The same as --format json.
@@ -351,7 +353,7 @@ fn answer_of(
             marked(a.n, &queens, a.zero_based, &title, marks)
         }
         Some(s) => {
-            let mut text = render(&s, format, a.zero_based);
+            let mut text = render_placed(&s, format, a.zero_based, placed);
             if !text.ends_with('\n') {
                 text.push('\n');
             }

@@ -371,3 +371,29 @@ fn list_of_a_board_without_solutions_says_so() {
         assert!(said.contains(&format!("no solution: the {n}×{n} board has none")));
     }
 }
+
+/// A queen placed by hand is marked in the text formats that draw the board, as in the
+/// pictures, and `verify` reads the marks back as queens.
+#[test]
+fn placed_queens_are_marked_in_grid_and_dots_and_read_back() {
+    for (cmd, format, mark) in [
+        ("solve", "dots", ". @ . . . . . ."),
+        ("solve", "grid", "|   |(Q)|   |"),
+        ("list", "dots", ". @ . . . . . ."),
+    ] {
+        let mut args = vec![cmd, "8", "--first-queen", "2", "--format", format];
+        if cmd == "list" {
+            args.extend(["--limit", "1"]);
+        }
+        let text = common::stdout_of(&args);
+        // The first row of squares (after the grid's rule) holds the placed queen.
+        let first = text.lines().find(|l| !l.starts_with('-')).unwrap();
+        assert!(first.starts_with(mark), "{text}");
+        assert_eq!(text.matches('@').count() + text.matches("(Q)").count(), 1);
+        common::nqueens()
+            .args(["verify", "-"])
+            .write_stdin(text)
+            .assert()
+            .success();
+    }
+}

@@ -308,11 +308,11 @@ where
             for cell in inner.split('|') {
                 match cell.trim() {
                     "" => square(false),
-                    "Q" | "q" => square(true),
+                    "Q" | "q" | "(Q)" | "(q)" => square(true),
                     other => {
                         return Err(bad(
                             no,
-                            format!("'{other}' is not a square: expected 'Q' or blank"),
+                            format!("'{other}' is not a square: expected 'Q', '(Q)' or blank"),
                         ))
                     }
                 }
@@ -320,13 +320,13 @@ where
         } else {
             for ch in l.chars().filter(|c| !c.is_whitespace()) {
                 match ch {
-                    'Q' | 'q' | '1' => square(true),
+                    'Q' | 'q' | '@' | '1' => square(true),
                     '.' | '0' => square(false),
                     other => {
                         return Err(bad(
                             no,
                             format!(
-                                "'{other}' is not a square: expected Q or . (dots), 1 or 0 \
+                                "'{other}' is not a square: expected Q, @ or . (dots), 1 or 0 \
                                  (matrix)"
                             ),
                         ))
