@@ -88,16 +88,29 @@ pub struct CpuIdentity {
     pub caches: Vec<String>,
 }
 
+/// A file of the first CPU's under `/sys/devices/system/cpu/cpu0`, trimmed.
+fn sys(path: &str) -> Option<String> {
+    std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/{path}"))
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+/// The bytes of the level-2 cache of the first CPU (its data or unified one), as Linux gives
+/// it; `None` where the system does not say.
+pub fn l2_bytes() -> Option<usize> {
+    (0..8).find_map(|i| {
+        let at = |f: &str| sys(&format!("cache/index{i}/{f}"));
+        let level_2 = at("level")? == "2" && at("type")? != "Instruction";
+        let bytes = level_2.then(|| crate::memory::parse(&at("size")?).ok());
+        bytes.flatten().and_then(|b| usize::try_from(b).ok())
+    })
+}
+
 /// This CPU's identity (see [`CpuIdentity`]).
 pub fn identity() -> CpuIdentity {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| first_cpu_field(&info, name);
     let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
-    let sys = |path: &str| {
-        std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/{path}"))
-            .ok()
-            .map(|s| s.trim().to_string())
-    };
     let max_khz: Option<f64> = sys("cpufreq/cpuinfo_max_freq").and_then(|k| k.parse().ok());
     let caches = (0..8)
         .map_while(|i| {
@@ -121,5 +134,17 @@ pub fn identity() -> CpuIdentity {
             .or_else(|| field("cpu MHz").and_then(|v| v.parse().ok())),
         virtual_machine: field("flags").is_some_and(|f| f.split(' ').any(|x| x == "hypervisor")),
         caches,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Where Linux gives the caches (as on every machine this ran on), the level-2 cache is
+    /// read in bytes, not in the kibibytes sysfs writes it in.
+    #[test]
+    fn the_level_2_cache_is_read_in_bytes() {
+        if let Some(bytes) = super::l2_bytes() {
+            assert!(bytes >= 64 << 10, "{bytes}");
+        }
     }
 }
