@@ -12,7 +12,7 @@ use std::process::Command;
 fn scripts_refuse_arguments_that_are_not_plain_numbers() {
     let dir = common::tmpdir("scripts", "args");
     let root = env!("CARGO_MANIFEST_DIR");
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 9] = [
         ("slurm-array.sh", &["17", "I[$(touch PWNED)]+5"]),
         (
             "slurm-array.sh",
@@ -29,6 +29,10 @@ fn scripts_refuse_arguments_that_are_not_plain_numbers() {
         (
             "measure/side-by-side.sh",
             &["true", "true", "12", "1/4", "0x2"],
+        ),
+        (
+            "measure/crowded.sh",
+            &["true", "true", "12", "1/4", "1", "N[$(touch PWNED)]"],
         ),
     ];
     for (script, args) in cases {
