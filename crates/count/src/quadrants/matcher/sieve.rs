@@ -239,8 +239,9 @@ impl Sieve {
 /// the whole right subtree. Counted in walks of at most this many, those lists are mostly
 /// still in the level-2 cache then; one walk of all the queries (tens of MB near the root at
 /// N = 26 to 28) read them back from the level-3 cache or memory at every split of a left
-/// spine (log row 64: 37–46% fewer level-2 misses with Zen 4's and Zen 3's caches). Each
-/// walk fetches the leaves' tables again, so the walks are no smaller than they need be:
+/// spine (log row 64: walks of 32,768 queries missed a Zen 3's 512 KiB L2 46% less often at
+/// N = 22; bounded by the tables as [`Sieve::walk_queries`] is, 10% less). Each walk
+/// fetches the leaves' tables again, so the walks are no smaller than they need be:
 /// queries of 8 bytes filling half the cache ([`cpu::l2_bytes`]; 1 MiB where the system
 /// does not say), at least [`MIN_WALK_QUERIES`].
 pub fn walk_queries() -> usize {
