@@ -145,11 +145,12 @@ impl Sieve {
     }
 
     /// The most queries one walk through this sieve takes: as many as fill half the level-2
-    /// cache ([`walk_queries`]), and at least as many bytes of them as its tables hold, since
-    /// each walk reads the tables again. A large sieve is walked at once: one of N = 27 holds
-    /// 130 to 300 MiB of tables (walks of 131,072 queries made a task 1.30 times as long).
+    /// cache ([`walk_queries`]), and at least an eighth as many bytes of them as its tables
+    /// hold, since each walk reads the tables again. A large sieve is walked in one or two
+    /// goes: one of N = 27 holds 63 to 311 MiB of tables (walks of 131,072 queries made a
+    /// task 1.30 times as long; walks bounded so, 1.00).
     pub fn walk_queries(&self) -> usize {
-        walk_queries().max(self.table_bytes / 8)
+        walk_queries().max(self.table_bytes / 64)
     }
 
     /// [`Sieve::count`] with walks of at most `batch` queries each.
@@ -240,8 +241,8 @@ impl Sieve {
 /// still in the level-2 cache then; one walk of all the queries (tens of MB near the root at
 /// N = 26 to 28) read them back from the level-3 cache or memory at every split of a left
 /// spine (log row 64: walks of 32,768 queries missed a Zen 3's 512 KiB L2 46% less often at
-/// N = 22; bounded by the tables as [`Sieve::walk_queries`] is, 10% less). Each walk
-/// fetches the leaves' tables again, so the walks are no smaller than they need be:
+/// N = 22). Each walk fetches the leaves' tables again, so the walks are no smaller than
+/// they need be ([`Sieve::walk_queries`] bounds them by the tables too):
 /// queries of 8 bytes filling half the cache ([`cpu::l2_bytes`]; 1 MiB where the system
 /// does not say), at least [`MIN_WALK_QUERIES`].
 pub fn walk_queries() -> usize {
@@ -347,7 +348,7 @@ mod tests {
     }
 
     /// A walk's queries fill half the level-2 cache, bring a leaf's tables enough, and are
-    /// at least as many bytes as the sieve's tables, which each walk reads again.
+    /// at least an eighth as many bytes as the sieve's tables, which each walk reads again.
     #[test]
     fn walks_fill_half_the_level_2_cache_unless_the_tables_are_larger() {
         assert_eq!(queries_for_cache(Some(512 << 10)), 32_768);
@@ -357,11 +358,11 @@ mod tests {
         assert!(walk_queries() >= MIN_WALK_QUERIES);
         let mut next = Sparse::new();
         let build = crate::quadrants::builds()[0];
-        for (stored, large) in [(600, false), (200_000, true)] {
+        for (stored, large) in [(600, false), (400_000, true)] {
             let p: Vec<u64> = (0..stored).map(|_| next.bits(38)).collect();
             let q: Vec<u64> = (0..3000).map(|_| next.bits(38)).collect();
             let sieve = Sieve::new(build, &p, &q, 38);
-            assert!(sieve.walk_queries() * 8 >= sieve.table_bytes);
+            assert!(sieve.walk_queries() * 64 >= sieve.table_bytes);
             assert_eq!(sieve.walk_queries() > walk_queries(), large, "{stored}");
         }
     }
