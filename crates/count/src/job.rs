@@ -4,7 +4,7 @@
 //! the quadrant method's, or a backtracking plan's on this CPU or on the GPU.
 
 use super::algorithm::Algorithm;
-use super::arch::Build;
+use super::arch::{Build, SimdBuild};
 use super::backend::Backend;
 use super::backtracking::backtrack::Backtrack;
 use super::backtracking::plan::{smallest_split_depth, Plan};
@@ -151,14 +151,14 @@ impl Job {
     /// The job that recounts the tasks of quadrant plan `id` by the method itself, in `build`
     /// (one of [`Job::builds_here`]), for an audit that checks one build against another. Its
     /// fingerprint is checked.
-    pub fn recounting_in(id: &PlanId, opts: &Options, build: Build) -> Result<Job> {
+    pub fn recounting_in(id: &PlanId, opts: &Options, build: SimdBuild) -> Result<Job> {
         if id.algorithm != Algorithm::Quadrants {
             return Job::from_id(id, opts);
         }
         let settings = opts
             .quadrants
             .for_plan(id.n, &id.fingerprint)
-            .in_build(build.name().parse::<BuildCap>().ok());
+            .in_build(Some(BuildCap::of(build)));
         let threads = opts.resolved_threads();
         let limit = opts.max_memory.unwrap_or_else(memory::default_limit);
         let q = Quadrants::within(id.n, threads, limit, &settings)?;
@@ -168,11 +168,11 @@ impl Job {
 
     /// The builds the quadrant method runs in on this CPU, up to the cap `opts` set
     /// (`NQUEENS_QUADRANT_BUILD`), the portable one first and the richest last.
-    pub fn builds_here(opts: &Options) -> Vec<Build> {
+    pub fn builds_here(opts: &Options) -> Vec<SimdBuild> {
         let cap = opts.quadrants.build;
         quadrants::builds()
             .into_iter()
-            .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b).is_some_and(|c| c <= cap)))
+            .filter(|&b| cap.is_none_or(|cap| BuildCap::of(b) <= cap))
             .collect()
     }
 
@@ -210,7 +210,7 @@ impl Job {
         Job {
             memory_estimate: Some(q.memory_estimate()),
             least_memory: Some(q.least_memory()),
-            build: q.build(),
+            build: q.build().into(),
             id: q.id(),
             tasks: q.tasks(),
             counter: q.clone(),

@@ -79,11 +79,54 @@ impl Build {
         ][self.rank()]
     }
 
+    /// The build of the code generic over [`Simd`](super::Simd) that this build is, if it is one of
+    /// them ([`SimdBuild`]): the portable one, AVX2 and AVX-512, not the backtracking
+    /// kernels' own BMI and AVX-512F builds.
+    pub fn simd(self) -> Option<SimdBuild> {
+        match self {
+            Build::Portable => Some(SimdBuild::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2(t) => Some(SimdBuild::Avx2(t)),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx512(t) => Some(SimdBuild::Avx512(t)),
+            #[cfg(target_arch = "x86_64")]
+            Build::Bmi(_) | Build::Avx512F(_) => None,
+        }
+    }
+}
+
+/// A build that the code written once, generic over [`Simd`](super::Simd) (the quadrant method's join,
+/// sieve and matcher), is compiled in: the portable one, AVX2 or AVX-512. Each [`PerBuild`]
+/// work is compiled once per variant, so there are as few as the method runs in; the
+/// compiler keeps the method out of the backtracking kernels' other builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimdBuild {
+    /// Any CPU.
+    Portable,
+    /// [`Build::Avx2`].
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+    /// [`Build::Avx512`].
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
+}
+
+impl SimdBuild {
+    /// Every one this CPU runs, the portable one first and the richest last.
+    pub fn all() -> Vec<SimdBuild> {
+        Build::all().into_iter().filter_map(Build::simd).collect()
+    }
+
+    /// Its name ([`BUILD_NAMES`]).
+    pub fn name(self) -> &'static str {
+        Build::from(self).name()
+    }
+
     /// Whether [`super::Simd::extract`] is one instruction in this build (BMI2's `pext`): the
     /// sieve then packs each leaf's live bits to save lookups; the portable build matches
     /// unpacked.
     pub fn extracts(self) -> bool {
-        self != Build::Portable
+        self != SimdBuild::Portable
     }
 
     /// Runs `work` compiled for this build: the only way from generic code into a
@@ -91,15 +134,23 @@ impl Build {
     #[inline]
     pub fn run<W: PerBuild>(self, work: W) -> W::Out {
         match self {
-            Build::Portable => work.run(Portable),
+            SimdBuild::Portable => work.run(Portable),
             #[cfg(target_arch = "x86_64")]
-            Build::Bmi(t) => t.run(work),
+            SimdBuild::Avx2(t) => t.run(work),
             #[cfg(target_arch = "x86_64")]
-            Build::Avx2(t) => t.run(work),
+            SimdBuild::Avx512(t) => t.run(work),
+        }
+    }
+}
+
+impl From<SimdBuild> for Build {
+    fn from(b: SimdBuild) -> Build {
+        match b {
+            SimdBuild::Portable => Build::Portable,
             #[cfg(target_arch = "x86_64")]
-            Build::Avx512F(t) => t.run(work),
+            SimdBuild::Avx2(t) => Build::Avx2(t),
             #[cfg(target_arch = "x86_64")]
-            Build::Avx512(t) => t.run(work),
+            SimdBuild::Avx512(t) => Build::Avx512(t),
         }
     }
 }

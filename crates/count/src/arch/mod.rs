@@ -9,9 +9,11 @@
 //!
 //! A [`Build`] names a token (or the portable code); [`Build::all`] lists those this CPU runs,
 //! poorest first. Code written once, generic over [`Simd`] (the quadrant method's join, sieve
-//! and matcher), runs in any build through [`Build::run`], which calls a [`PerBuild`] work
-//! inside a function compiled for the build's features. The backtracking kernels, whose
-//! builds are written apart, take their build's token instead. Either way the tests run every
+//! and matcher), runs in the three builds that implement [`Simd`], the portable one, AVX2 and
+//! AVX-512 (a [`SimdBuild`], which [`Build::simd`] gives), through [`SimdBuild::run`], which
+//! calls a [`PerBuild`] work inside a function compiled for the build's features: the work is
+//! compiled three times, not once per build. The backtracking kernels, whose builds are
+//! written apart, take their build's token instead. Either way the tests run every
 //! build on the same inputs (`testing::each_build`).
 //!
 //! The files, from the bottom: `simd.rs` (the [`Simd`] and [`PerBuild`] traits and what their
@@ -25,7 +27,7 @@ mod simd;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use build::{Build, BUILD_NAMES};
+pub use build::{Build, SimdBuild, BUILD_NAMES};
 pub use portable::{entry_portable, join_portable, keep_lacking_portable, Portable};
 pub use simd::{Candidates, PerBuild, Simd, Top, CHUNK, COMBOS};
 #[cfg(target_arch = "x86_64")]
@@ -38,15 +40,16 @@ pub mod testing {
 
     /// Runs `f` in each of `builds` (the first is the reference, usually the portable one)
     /// and asserts that every build gives what the first gives; returns that.
-    pub fn each_build<T: PartialEq + std::fmt::Debug>(
+    pub fn each_build<B: Copy + Into<Build>, T: PartialEq + std::fmt::Debug>(
         what: &str,
-        builds: &[Build],
-        mut f: impl FnMut(Build) -> T,
+        builds: &[B],
+        mut f: impl FnMut(B) -> T,
     ) -> T {
+        let name = |b: B| b.into().name();
         let mut all = builds.iter().map(|&b| (b, f(b)));
         let (first, want) = all.next().expect("at least one build");
         for (b, got) in all {
-            assert_eq!(got, want, "{what}: {} against {}", b.name(), first.name());
+            assert_eq!(got, want, "{what}: {} against {}", name(b), name(first));
         }
         want
     }

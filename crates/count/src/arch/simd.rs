@@ -51,7 +51,7 @@ pub trait Simd: Copy {
     fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L;
 }
 
-/// A piece of work compiled once per build: [`crate::arch::Build::run`] calls
+/// A piece of work compiled once per build: [`crate::arch::SimdBuild::run`] calls
 /// [`PerBuild::run`] inside a function compiled for the build's features, so everything it
 /// inlines (marked `#[inline(always)]`) is compiled for them too.
 pub trait PerBuild {

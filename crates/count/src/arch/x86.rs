@@ -3,16 +3,17 @@
 //! AVX-512 build, the filters of queries, the table lookup by `rorx`, `pext`).
 
 use super::cpu::features;
-use super::portable::{entry_portable, join_portable, keep_lacking_portable};
+use super::portable::entry_portable;
 use super::simd::{Candidates, PerBuild, Simd, Top, COMBOS};
 use std::arch::asm;
 use std::arch::x86_64::*;
 
 /// Defines a token type: a proof that this CPU has `$features` (the names of
-/// `#[target_feature]`), made only by `new`, which asks [`features`]; and its `run`, which
-/// calls a [`PerBuild`] work inside a function compiled for them.
+/// `#[target_feature]`), made only by `new`, which asks [`features`]. With a `$with` name, the
+/// token is a [`super::SimdBuild`]'s too, and gets `run`, which calls a [`PerBuild`] work
+/// inside a function compiled for the features.
 macro_rules! token {
-    ($(#[$doc:meta])* $name:ident, $features:literal, $has:ident, $with:ident) => {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $has:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct $name {
@@ -24,7 +25,12 @@ macro_rules! token {
             pub fn new() -> Option<$name> {
                 features().$has.then_some($name { _proof: () })
             }
+        }
+    };
+    ($(#[$doc:meta])* $name:ident, $features:literal, $has:ident, $with:ident) => {
+        token!($(#[$doc])* $name, $features, $has);
 
+        impl $name {
             /// Runs `work` compiled for the features.
             #[inline]
             pub(super) fn run<W: PerBuild>(self, work: W) -> W::Out {
@@ -49,8 +55,7 @@ token!(
     /// kernels.
     Bmi,
     "popcnt,bmi1,bmi2",
-    bmi,
-    with_bmi
+    bmi
 );
 token!(
     /// Proof that this CPU has popcnt, bmi1, bmi2 and AVX2.
@@ -64,8 +69,7 @@ token!(
     /// kernel's 16-lane steps.
     Avx512F,
     "popcnt,bmi1,bmi2,avx2,avx512f",
-    avx512f,
-    with_avx512f
+    avx512f
 );
 token!(
     /// Proof that this CPU has popcnt, bmi1, bmi2, AVX2 and AVX-512F, VL and VPOPCNTDQ: the
@@ -76,72 +80,11 @@ token!(
     with_avx512
 );
 
-impl Avx2 {
-    /// The Bmi token: its features are among AVX2's.
-    #[inline(always)]
-    fn bmi(self) -> Bmi {
-        Bmi { _proof: () }
-    }
-}
-
-impl Avx512F {
-    /// The AVX2 token: its features are among AVX-512F's.
-    #[inline(always)]
-    fn avx2(self) -> Avx2 {
-        Avx2 { _proof: () }
-    }
-}
-
 impl Avx512 {
     /// The AVX2 token: its features are among this build's.
     #[inline(always)]
     fn avx2(self) -> Avx2 {
         Avx2 { _proof: () }
-    }
-}
-
-impl Simd for Bmi {
-    #[inline(always)]
-    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
-        join_portable(top, south, out);
-    }
-
-    #[inline(always)]
-    fn extract(self, x: u64, mask: u64) -> u64 {
-        // SAFETY: `self` exists, so the CPU has BMI2.
-        unsafe { _pext_u64(x, mask) }
-    }
-
-    #[inline(always)]
-    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
-        keep_lacking_portable(queries, m, out);
-    }
-
-    #[inline(always)]
-    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
-        entry_portable(table, c, key)
-    }
-}
-
-impl Simd for Avx512F {
-    #[inline(always)]
-    fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
-        self.avx2().join(top, south, out);
-    }
-
-    #[inline(always)]
-    fn extract(self, x: u64, mask: u64) -> u64 {
-        self.avx2().extract(x, mask)
-    }
-
-    #[inline(always)]
-    fn keep_lacking(self, queries: &[u64], m: u64, out: &mut Vec<u64>) {
-        self.avx2().keep_lacking(queries, m, out);
-    }
-
-    #[inline(always)]
-    fn entry<L>(self, table: &[L], c: usize, key: u64) -> &L {
-        self.avx2().entry(table, c, key)
     }
 }
 
@@ -215,7 +158,8 @@ impl Simd for Avx2 {
 
     #[inline(always)]
     fn extract(self, x: u64, mask: u64) -> u64 {
-        self.bmi().extract(x, mask)
+        // SAFETY: `self` exists, so the CPU has BMI2.
+        unsafe { _pext_u64(x, mask) }
     }
 
     #[inline(always)]

@@ -10,7 +10,7 @@ use super::quarter::{Quarter, TABLE_MAX_N};
 use super::rowset::RowSets;
 use super::scratch::{with_scratch, Pieces};
 use crate::algorithm::Algorithm;
-use crate::arch::Build;
+use crate::arch::SimdBuild;
 use crate::backtracking::rotational;
 use crate::engine::Counter;
 use crate::plan_id::PlanId;
@@ -43,22 +43,22 @@ named_enum!(BuildCap, "build of the quadrant method", {
 });
 
 impl BuildCap {
-    /// The build of the quadrant method named so, if `b` is one ([`builds`]).
-    pub fn of(b: Build) -> Option<BuildCap> {
-        BuildCap::NAMES
-            .iter()
-            .position(|&name| name == b.name())
-            .map(|i| [BuildCap::Portable, BuildCap::Avx2, BuildCap::Avx512][i])
+    /// The name of build `b`.
+    pub fn of(b: SimdBuild) -> BuildCap {
+        match b {
+            SimdBuild::Portable => BuildCap::Portable,
+            #[cfg(target_arch = "x86_64")]
+            SimdBuild::Avx2(_) => BuildCap::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            SimdBuild::Avx512(_) => BuildCap::Avx512,
+        }
     }
 }
 
 /// The builds the quadrant method runs in on this CPU, the portable one first and the richest
 /// last: portable, AVX2 and AVX-512 ([`BuildCap`]) where the CPU has them.
-pub fn builds() -> Vec<Build> {
-    Build::all()
-        .into_iter()
-        .filter(|&b| BuildCap::of(b).is_some())
-        .collect()
+pub fn builds() -> Vec<SimdBuild> {
+    SimdBuild::all()
 }
 
 /// The quadrant method's choices a library user may make. None changes a count; `parts`
@@ -157,12 +157,12 @@ fn plan_fingerprint(layout: &Layout) -> String {
 
 impl Settings {
     /// The build these settings run in on this CPU.
-    fn build(&self) -> Build {
+    fn build(&self) -> SimdBuild {
         let cap = self.build.unwrap_or(BuildCap::Avx512);
         builds()
             .into_iter()
-            .rfind(|&b| BuildCap::of(b).is_some_and(|c| c <= cap))
-            .unwrap_or(Build::Portable)
+            .rfind(|&b| BuildCap::of(b) <= cap)
+            .unwrap_or(SimdBuild::Portable)
     }
 }
 
@@ -191,7 +191,7 @@ pub struct Quadrants {
     /// The least memory limit it accepts ([`Quadrants::within`]).
     least: u64,
     /// The build the vector code runs in.
-    build: Build,
+    build: SimdBuild,
 }
 
 /// How much of the quarter table a plan holds.
@@ -276,7 +276,7 @@ impl Quadrants {
     }
 
     /// The build its vector code runs in.
-    pub fn build(&self) -> Build {
+    pub fn build(&self) -> SimdBuild {
         self.build
     }
 

@@ -2,14 +2,14 @@
 //! a north and a south quarter whose columns split the side's free columns, filtered against
 //! the middle queens ([`super::join`], or kept filtered per middle configuration in
 //! [`super::memo`]) and joined into the half-boards' match keys. Compiled once per
-//! [`Build`]; a worker's buffers ([`JoinBuffers`]) are kept from one row set to the next.
+//! [`SimdBuild`]; a worker's buffers ([`JoinBuffers`]) are kept from one row set to the next.
 
 use super::geometry::{ColumnSets, Geometry, Middle};
 use super::join::{keep_fitting, Diagonal, Projection, QuarterList};
 use super::memo::{Memo, Owner};
 use super::quarter::{rows, Quarter, QuarterSlices};
 use super::transposes::{slots, Halves, Marked, SlotTarget, Targets};
-use crate::arch::{Build, Candidates, PerBuild, Simd, Top};
+use crate::arch::{Candidates, PerBuild, Simd, SimdBuild, Top};
 
 /// One side of a row set, to be built into half-boards ([`HalfBoards::make`]).
 #[derive(Debug, Clone, Copy)]
@@ -217,7 +217,7 @@ impl HalfBoards<'_> {
     #[allow(clippy::too_many_arguments)]
     pub fn make(
         &self,
-        build: Build,
+        build: SimdBuild,
         side: Side,
         buffers: &mut JoinBuffers,
         slices: &QuarterSlices,

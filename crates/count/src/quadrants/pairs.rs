@@ -9,7 +9,7 @@
 use super::matcher::probe;
 use super::matcher::sieve::{cost, count_disjoint, Shaped, Sieve};
 use super::transposes::{Halves, Weights, EAST_SLOTS, SLOTS};
-use crate::arch::Build;
+use crate::arch::SimdBuild;
 
 /// The west slots in the order their half-boards are preferred as a sieve's sample: an even
 /// board's with one queen on a long diagonal first (the most common), and among the ties'.
@@ -50,7 +50,7 @@ pub(super) struct Shapes([Option<Shaped>; EAST_SLOTS]);
 impl Shapes {
     /// The east half-boards `east` shaped for matching, each slot on its sample of `west`
     /// ([`sample`]) for `of` times the queries of `west` that weigh with it.
-    pub fn new(build: Build, bits: u32, sides: Sides, weights: &Weights, of: usize) -> Shapes {
+    pub fn new(build: SimdBuild, bits: u32, sides: Sides, weights: &Weights, of: usize) -> Shapes {
         let Sides { east, west } = sides;
         Shapes(std::array::from_fn(|e| {
             let weighs = weights[e].iter().any(|&w| w != 0);
@@ -90,7 +90,7 @@ impl Sieves {
 
 /// An odd board's (east, west) pairs that make solutions, keys of `bits` bits, matched in
 /// `build`.
-pub(super) fn match_odd(build: Build, bits: u32, east: &[u64], west: &[u64]) -> u128 {
+pub(super) fn match_odd(build: SimdBuild, bits: u32, east: &[u64], west: &[u64]) -> u128 {
     // Store the side the sieve's cost model prefers (the larger, once both are large).
     let (stored, queries) = if cost(west.len(), east.len()) < cost(east.len(), west.len()) {
         (west, east)
@@ -104,7 +104,7 @@ pub(super) fn match_odd(build: Build, bits: u32, east: &[u64], west: &[u64]) -> 
 /// `weights`: for each east slot, its half-boards stored and the west slots that weigh with
 /// it matched against them, or, when the sieve's cost model says so (large west slots), each
 /// such west slot stored and the east slot's half-boards matched against it.
-pub(super) fn match_even(build: Build, bits: u32, sides: Sides, weights: &Weights) -> u128 {
+pub(super) fn match_even(build: SimdBuild, bits: u32, sides: Sides, weights: &Weights) -> u128 {
     let Sides { east, west } = sides;
     (0..EAST_SLOTS)
         .map(|e| {
@@ -118,7 +118,7 @@ pub(super) fn match_even(build: Build, bits: u32, sides: Sides, weights: &Weight
 
 /// [`match_even`]'s east slot `e`, with the west slots stored (`store_west`) or the east one.
 fn match_slot(
-    build: Build,
+    build: SimdBuild,
     bits: u32,
     sides: Sides,
     weights: &Weights,
@@ -180,7 +180,7 @@ mod tests {
                     .sum()
             })
         });
-        for build in Build::all() {
+        for build in SimdBuild::all() {
             for (open, turned) in [0, 1, 2].into_iter().flat_map(|o| [(o, false), (o, true)]) {
                 let w = weights(true, open, turned);
                 let slot = |e: usize| (0..SLOTS).map(|k| w[e][k] * plain[e][k]).sum::<u128>();

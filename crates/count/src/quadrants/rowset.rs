@@ -13,7 +13,7 @@ use super::plan::{Layout, Part, RowSet};
 use super::quarter::QuarterSlices;
 use super::scratch::{held, total, Pieces, Scratch, SliceNorth, StoredEast, StoredKey, Weighed};
 use super::transposes::{joined, weights, Halves, Weights, MARKS};
-use crate::arch::Build;
+use crate::arch::SimdBuild;
 
 /// What counting a plan's row sets reads, shared by its workers.
 #[derive(Debug, Clone, Copy)]
@@ -23,7 +23,7 @@ pub(super) struct RowSets<'a> {
     /// How its half-boards are built.
     pub halves: HalfBoards<'a>,
     /// The build its vector code runs in.
-    pub build: Build,
+    pub build: SimdBuild,
     /// How much of a row set a worker holds at once.
     pub pieces: Pieces,
     /// The plan's unique id in the process: what a worker checks before counting a part

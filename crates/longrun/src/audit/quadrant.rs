@@ -9,7 +9,7 @@ use super::report::{
 };
 use super::state::{Auditor, PendingDraw, Recounter};
 use nqueens_board::error::{Error, Result};
-use nqueens_count::arch::Build;
+use nqueens_count::arch::SimdBuild;
 use nqueens_count::engine::{pool, Counter};
 use nqueens_count::slices::{Slice, Slices};
 use nqueens_count::{Job, Options};
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 /// The build that recounts quadrant method file `f` as `how` says: the build it recorded
 /// (`SameMethod`), or another this CPU runs (`OtherBuild`; the richest runnable otherwise).
-fn recount_build(f: &Recorded, how: QuadrantRecount, opts: &Options) -> Build {
+fn recount_build(f: &Recorded, how: QuadrantRecount, opts: &Options) -> SimdBuild {
     // The builds this CPU runs, up to the cap asked for (`NQUEENS_QUADRANT_BUILD`).
     let here = Job::builds_here(opts);
     let richest = *here.last().expect("the portable build");

@@ -15,7 +15,7 @@
 //!
 //! [`sieve`] puts a [`Matcher`] at each leaf of a recursive split of the patterns in front of
 //! it; a leaf's patterns and queries are packed to the bits that can still conflict there. The
-//! loops are plain Rust, compiled once per [`Build`] (AVX2 makes a block's lanes one register,
+//! loops are plain Rust, compiled once per [`SimdBuild`] (AVX2 makes a block's lanes one register,
 //! AVX-512 per pair's).
 
 mod counters;
@@ -29,7 +29,7 @@ pub(crate) use sharing::share_small_sieves;
 pub mod sieve;
 
 use self::counters::{add_popcounts, and, count_lanes, LaneSet, Lanes, Pair};
-use crate::arch::{Build, PerBuild, Simd, CHUNK, COMBOS};
+use crate::arch::{PerBuild, Simd, SimdBuild, CHUNK, COMBOS};
 
 /// Patterns per block: four 64-bit words, one AVX2 register.
 pub const BLOCK: usize = 256;
@@ -48,7 +48,7 @@ pub struct Matcher {
     /// The last block, if the blocks are odd: its entries, laid out the same way.
     single: Vec<Lanes>,
     /// The build its loops run in.
-    build: Build,
+    build: SimdBuild,
 }
 
 /// The most bytes of dropped matchers' pair tables per thread keeps for the next ones it builds.
@@ -100,7 +100,7 @@ impl Drop for Matcher {
 struct MatcherTables<'a> {
     patterns: &'a [u64],
     bits: u32,
-    build: Build,
+    build: SimdBuild,
 }
 
 impl PerBuild for MatcherTables<'_> {
@@ -160,7 +160,7 @@ impl PerBuild for OneBuild<'_> {
 impl Matcher {
     /// Stores `patterns`, each with bits only below `bits` (at most 64), to be matched in
     /// `build`.
-    pub fn new(build: Build, patterns: &[u64], bits: u32) -> Matcher {
+    pub fn new(build: SimdBuild, patterns: &[u64], bits: u32) -> Matcher {
         build.run(MatcherTables {
             patterns,
             bits,
@@ -190,14 +190,14 @@ impl Matcher {
     }
 
     /// The build the tables were made for.
-    pub fn build(&self) -> Build {
+    pub fn build(&self) -> SimdBuild {
         self.build
     }
 
     /// The number of (pattern, query) pairs with no bit in common, in the build `simd` (the
     /// matcher's own: its loops are inlined into the caller's build), each query's bits at
     /// the positions `live` packed first ([`Simd::extract`]; the patterns were stored packed
-    /// the same way). `live` is `u64::MAX` unless the build [`Build::extracts`].
+    /// the same way). `live` is `u64::MAX` unless the build [`SimdBuild::extracts`].
     #[inline(always)]
     fn count_in_build<S: Simd>(&self, simd: S, queries: &[u64], live: u64) -> u64 {
         let per_block = self.chunks * COMBOS + 1;

@@ -6,7 +6,7 @@
 
 use super::sharing::shares;
 use super::{chunks_for, Matcher, BLOCK};
-use crate::arch::{Build, PerBuild, Simd};
+use crate::arch::{PerBuild, Simd, SimdBuild};
 use std::ops::Range;
 
 /// Stored patterns below which the sieve does not split (one matcher, no sampling).
@@ -75,8 +75,8 @@ pub(super) enum Shape {
 /// What shaping a sieve needs to know.
 struct Shaper {
     /// The build the node's passes over the patterns run in (the tables are built in it too).
-    build: Build,
-    /// Whether leaves pack their live bits ([`Build::extracts`]).
+    build: SimdBuild,
+    /// Whether leaves pack their live bits ([`SimdBuild::extracts`]).
     extracts: bool,
     /// The patterns' bits.
     bits: u32,
@@ -345,7 +345,7 @@ pub(super) fn keep_patterns(patterns: Vec<u64>) {
 
 /// A sieve shaped ([`super::sieve::Sieve::shape`]): its leaves chosen, their matchers not yet built.
 pub struct Shaped {
-    pub(super) build: Build,
+    pub(super) build: SimdBuild,
     /// The patterns' bits.
     pub(super) bits: u32,
     /// The stored patterns, partitioned: a leaf is a range of them.
@@ -377,7 +377,13 @@ impl Shaped {
 
 /// The patterns `stored` split into leaves for `expected` queries like the sample `queries`,
 /// their matchers not yet built ([`Shaped::table_bytes`] says what they will hold).
-pub fn shape(build: Build, stored: &[u64], queries: &[u64], expected: usize, bits: u32) -> Shaped {
+pub fn shape(
+    build: SimdBuild,
+    stored: &[u64],
+    queries: &[u64],
+    expected: usize,
+    bits: u32,
+) -> Shaped {
     let mut s = PATTERNS.with(|p| p.take());
     s.clear();
     s.extend_from_slice(stored);

@@ -15,7 +15,7 @@ pub use super::shape::{cost, Shaped};
 use super::shape::{keep_patterns, shape, Shape, WithoutBits, MAX_DEPTH};
 use super::sharing::{shared_queries, shares, walk_shared};
 use super::{Matcher, BLOCK};
-use crate::arch::{cpu, Build, PerBuild, Simd};
+use crate::arch::{cpu, PerBuild, Simd, SimdBuild};
 use rayon::prelude::*;
 
 /// A node of the sieve, in preorder: a split's left child follows it.
@@ -36,7 +36,7 @@ pub struct Sieve {
     /// The bytes of its leaves' tables ([`Shaped::table_bytes`]).
     table_bytes: usize,
     /// The build its loops run in.
-    build: Build,
+    build: SimdBuild,
 }
 
 /// Patterns packed to the bits `live`, in one build.
@@ -99,14 +99,14 @@ impl Shaped {
 impl Sieve {
     /// Stores `stored` (patterns of `bits` bits) for matching in `build`, split on the bits
     /// set most often in both it and `queries` (the queries to come, or a sample of them).
-    pub fn new(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
+    pub fn new(build: SimdBuild, stored: &[u64], queries: &[u64], bits: u32) -> Sieve {
         Sieve::expecting(build, stored, queries, queries.len(), bits)
     }
 
     /// [`Sieve::new`] from a sample of the queries to come, `expected` of them in all (more
     /// queries make deeper splits pay).
     pub fn expecting(
-        build: Build,
+        build: SimdBuild,
         stored: &[u64],
         queries: &[u64],
         expected: usize,
@@ -118,7 +118,7 @@ impl Sieve {
     /// [`Sieve::expecting`]'s first half: the patterns split into leaves, their matchers not
     /// yet built, so that what their tables will hold is known first ([`Shaped::table_bytes`]).
     pub fn shape(
-        build: Build,
+        build: SimdBuild,
         stored: &[u64],
         queries: &[u64],
         expected: usize,
@@ -293,7 +293,7 @@ thread_local! {
 }
 
 /// The number of (stored, query) pairs with no bit in common, through a [`Sieve`] in `build`.
-pub fn count_disjoint(build: Build, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
+pub fn count_disjoint(build: SimdBuild, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
     Sieve::new(build, stored, queries, bits).count(queries)
 }
 
