@@ -7,6 +7,8 @@ use super::simd::{Candidates, Simd, Top, CHUNK, COMBOS};
 pub struct Portable;
 
 impl Simd for Portable {
+    const PORTABLE: bool = true;
+
     #[inline(always)]
     fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>) {
         join_portable(top, south, out);

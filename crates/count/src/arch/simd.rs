@@ -32,6 +32,9 @@ pub struct Top {
 
 /// The vector primitives the generic code calls, one implementation per build.
 pub trait Simd: Copy {
+    /// Whether this is the portable build (plain Rust, for any CPU).
+    const PORTABLE: bool = false;
+
     /// Appends to `out` the key `top_key | keys[i]` of every candidate `i` whose meet has no
     /// bit in common with `top_meet` (the half-boards one north quarter makes with the south
     /// ones), in order.
