@@ -21,8 +21,8 @@ fn all_refuse(files: &[PathBuf], says: &str) {
     for cmd in ["merge", "audit"] {
         assert_refused(nqueens().arg(cmd).args(strs(files)), says);
     }
-    // Status names the file and why, with exit 2, and still reports the other shards (issue
-    // 56, 6: one bad file must not hide the progress of the rest).
+    // Status names the file and why, with exit 2, and still reports the other shards: one
+    // bad file must not hide the progress of the rest.
     nqueens()
         .arg("status")
         .args(strs(files))

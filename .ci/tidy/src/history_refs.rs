@@ -26,17 +26,40 @@ pub fn check(tree: &Tree) -> Vec<Problem> {
 
 fn check_text(path: &str, text: &str) -> Vec<Problem> {
     let mut found = Vec::new();
+    let mut previous = String::new();
     for (i, line) in text.lines().enumerate() {
-        let lower = line.to_lowercase();
-        let what = if number_after(&lower, "issue ") || number_after(&lower, "issue #") {
+        let here = line.to_lowercase();
+        // A comment wrapped between "row" or "issue" and its number: the line before's last
+        // word, then this line without its comment marker.
+        let words = here
+            .trim_start()
+            .trim_start_matches(['/', '!', '*', '#'])
+            .trim_start();
+        let last = previous
+            .split_whitespace()
+            .last()
+            .unwrap_or("")
+            .trim_start_matches(|c: char| !c.is_alphanumeric());
+        let wrapped = |word: &str| {
+            last == word && words.starts_with(|c: char| c.is_ascii_digit() || c == '#')
+        };
+        let names_log = |l: &str| {
+            l.contains("performance") || l.split(|c: char| !c.is_alphanumeric()).any(|w| w == "log")
+        };
+        let what = if number_after(&here, "issue ")
+            || number_after(&here, "issue #")
+            || wrapped("issue")
+        {
             "an issue"
-        } else if number_after(&lower, "row ")
-            && (lower.contains(" log") || lower.contains("performance"))
+        } else if (number_after(&here, "row ") && names_log(&here))
+            || (wrapped("row") && names_log(&previous))
         {
             "a row of the performance log"
         } else {
+            previous = here;
             continue;
         };
+        previous = here;
         found.push(Problem {
             check: "history-refs",
             place: format!("{path}:{}", i + 1),
@@ -68,7 +91,10 @@ mod tests {
                     /* see docs/PERFORMANCE.md row 48 */\n\
                     // blocked row 5: no free square\n\
                     // Issue #7 says so\n\
-                    // the log keeps it\n";
+                    // the log keeps it\n\
+                    // as the performance log says in its row\n\
+                    // 65, and (log row 64: so), as in (issue\n\
+                    // 56)\n";
         let found = check_text("crates/count/src/gpu/leaves.cu", text);
         let lines: Vec<&str> = found.iter().map(|p| p.place.as_str()).collect();
         assert_eq!(
@@ -76,7 +102,9 @@ mod tests {
             [
                 "crates/count/src/gpu/leaves.cu:1",
                 "crates/count/src/gpu/leaves.cu:2",
-                "crates/count/src/gpu/leaves.cu:4"
+                "crates/count/src/gpu/leaves.cu:4",
+                "crates/count/src/gpu/leaves.cu:7",
+                "crates/count/src/gpu/leaves.cu:8"
             ]
         );
     }

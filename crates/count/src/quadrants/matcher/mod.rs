@@ -287,8 +287,9 @@ fn fill<L: LaneSet>(slice: &[L; 64 + CHUNK], valid: L, chunks: usize, t: &mut Ve
 /// Not in the portable build on x86-64, which runs only on CPUs without AVX2 (made before
 /// 2013) and in an audit's recount by another build on a CPU without AVX-512: its unrolled
 /// loops, scalar code the compiler vectorises itself, were some 40% of the count layer's
-/// build time, for counts about 1.5 times faster in that build (the performance log, row
-/// 65). Elsewhere (ARM) the portable build is the only one, and keeps them.
+/// build time, for counts about 1.5 times faster in that build (the performance log says
+/// how this was measured). Elsewhere (ARM) the portable build is the only one, and keeps
+/// them.
 #[inline(always)]
 fn count_lanes_in<S: Simd, L: LaneSet>(
     simd: S,

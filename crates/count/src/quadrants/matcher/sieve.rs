@@ -234,17 +234,17 @@ impl Sieve {
 }
 
 /// The most queries one walk through a sieve of small tables takes ([`Sieve::walk_queries`]).
-/// A walk's lists (its queries, and what
-/// each split on the way down keeps for its right branch, each a part of its parent's) are
-/// read again after the walk comes back up: the left branch reads its parent's list after
-/// the whole right subtree. Counted in walks of at most this many, those lists are mostly
-/// still in the level-2 cache then; one walk of all the queries (tens of MB near the root at
-/// N = 26 to 28) read them back from the level-3 cache or memory at every split of a left
-/// spine (log row 64: walks of 32,768 queries missed a Zen 3's 512 KiB L2 46% less often at
-/// N = 22). Each walk fetches the leaves' tables again, so the walks are no smaller than
-/// they need be ([`Sieve::walk_queries`] bounds them by the tables too):
-/// queries of 8 bytes filling half the cache ([`cpu::l2_bytes`]; 1 MiB where the system
-/// does not say), at least [`MIN_WALK_QUERIES`].
+/// A walk's lists (its queries, and what each split on the way down keeps for its right
+/// branch, each a part of its parent's) are read again after the walk comes back up: the
+/// left branch reads its parent's list after the whole right subtree. Counted in walks of at
+/// most this many, those lists are mostly still in the level-2 cache then; one walk of all
+/// the queries (tens of MB near the root at N = 26 to 28) read them back from the level-3
+/// cache or memory at every split of a left spine (in a simulation of a Zen 3's 512 KiB L2,
+/// walks of 32,768 queries missed it 46% less often at N = 22). Each walk fetches the
+/// leaves' tables again, so the walks are no smaller than they need be
+/// ([`Sieve::walk_queries`] bounds them by the tables too): queries of 8 bytes filling half
+/// the cache ([`cpu::l2_bytes`]; 1 MiB where the system does not say), at least
+/// [`MIN_WALK_QUERIES`].
 pub fn walk_queries() -> usize {
     static QUERIES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *QUERIES.get_or_init(|| queries_for_cache(cpu::l2_bytes()))
