@@ -41,7 +41,7 @@ pub trait Simd: Copy {
     fn join(self, top: Top, south: Candidates, out: &mut Vec<u64>);
 
     /// The bits of `x` at the positions set in `mask`, packed into the low bits in order (a
-    /// parallel bit extract). Only builds that [`crate::arch::Build::extracts`] are
+    /// parallel bit extract). Only builds that [`crate::arch::SimdBuild::extracts`] are
     /// asked for anything but `mask == u64::MAX` (where it is `x`).
     fn extract(self, x: u64, mask: u64) -> u64;
 
