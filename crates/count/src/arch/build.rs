@@ -79,9 +79,8 @@ impl Build {
         ][self.rank()]
     }
 
-    /// The build of the code generic over [`Simd`](super::Simd) that this build is, if it is one of
-    /// them ([`SimdBuild`]): the portable one, AVX2 and AVX-512, not the backtracking
-    /// kernels' own BMI and AVX-512F builds.
+    /// This build as a [`SimdBuild`], if it is one: the portable one, AVX2 and AVX-512 are;
+    /// the backtracking kernels' own BMI and AVX-512F builds are not.
     pub fn simd(self) -> Option<SimdBuild> {
         match self {
             Build::Portable => Some(SimdBuild::Portable),
@@ -95,10 +94,10 @@ impl Build {
     }
 }
 
-/// A build that the code written once, generic over [`Simd`](super::Simd) (the quadrant method's join,
-/// sieve and matcher), is compiled in: the portable one, AVX2 or AVX-512. Each [`PerBuild`]
-/// work is compiled once per variant, so there are as few as the method runs in; the
-/// compiler keeps the method out of the backtracking kernels' other builds.
+/// A build that code written once, generic over [`Simd`](super::Simd), is compiled in (the
+/// quadrant method's join, sieve and matcher): the portable one, AVX2 or AVX-512. Only these
+/// run a [`PerBuild`] work, which is compiled once for each of them; the backtracking
+/// kernels' BMI and AVX-512F builds have none of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SimdBuild {
     /// Any CPU.
