@@ -95,15 +95,33 @@ fn sys(path: &str) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
+/// One cache of the first CPU, in sysfs's words: its level ("2"), type ("Data",
+/// "Instruction", "Unified") and size ("2048K").
+struct SysCache {
+    level: String,
+    kind: String,
+    size: String,
+}
+
+/// The first CPU's caches as sysfs lists them (`cache/index0` on), to the first it lacks.
+fn sys_caches() -> impl Iterator<Item = SysCache> {
+    (0..8).map_while(|i| {
+        let at = |f: &str| sys(&format!("cache/index{i}/{f}"));
+        Some(SysCache {
+            level: at("level")?,
+            kind: at("type")?,
+            size: at("size")?,
+        })
+    })
+}
+
 /// The bytes of the level-2 cache of the first CPU (its data or unified one), as Linux gives
 /// it; `None` where the system does not say.
 pub fn l2_bytes() -> Option<usize> {
-    (0..8).find_map(|i| {
-        let at = |f: &str| sys(&format!("cache/index{i}/{f}"));
-        let level_2 = at("level")? == "2" && at("type")? != "Instruction";
-        let bytes = level_2.then(|| crate::memory::parse(&at("size")?).ok());
-        bytes.flatten().and_then(|b| usize::try_from(b).ok())
-    })
+    sys_caches()
+        .find(|c| c.level == "2" && c.kind != "Instruction")
+        .and_then(|c| crate::memory::parse(&c.size).ok())
+        .and_then(|b| usize::try_from(b).ok())
 }
 
 /// This CPU's identity (see [`CpuIdentity`]).
@@ -112,15 +130,14 @@ pub fn identity() -> CpuIdentity {
     let field = |name: &str| first_cpu_field(&info, name);
     let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
     let max_khz: Option<f64> = sys("cpufreq/cpuinfo_max_freq").and_then(|k| k.parse().ok());
-    let caches = (0..8)
-        .map_while(|i| {
-            let at = |f: &str| sys(&format!("cache/index{i}/{f}"));
-            let kind = match at("type")?.as_str() {
+    let caches = sys_caches()
+        .map(|c| {
+            let kind = match c.kind.as_str() {
                 "Data" => "d",
                 "Instruction" => "i",
                 _ => "",
             };
-            Some(format!("L{}{kind} {}", at("level")?, at("size")?))
+            format!("L{}{kind} {}", c.level, c.size)
         })
         .collect();
     CpuIdentity {

@@ -149,12 +149,12 @@ impl Sieve {
     /// hold, since each walk reads the tables again. A large sieve is walked in one or two
     /// goes: one of N = 27 holds 63 to 311 MiB of tables (walks of 131,072 queries made a
     /// task 1.30 times as long; walks bounded so, 1.00).
-    pub fn walk_queries(&self) -> usize {
+    fn walk_queries(&self) -> usize {
         walk_queries().max(self.table_bytes / 64)
     }
 
     /// [`Sieve::count`] with walks of at most `batch` queries each.
-    pub fn count_batched(&self, queries: &[u64], batch: usize) -> u64 {
+    fn count_batched(&self, queries: &[u64], batch: usize) -> u64 {
         match walk_shared(queries.len()) {
             Some(depth) => self.count_shared(0, queries, depth, batch),
             None => self.count_from(0, queries, batch),
@@ -245,14 +245,14 @@ impl Sieve {
 /// ([`Sieve::walk_queries`] bounds them by the tables too): queries of 8 bytes filling half
 /// the cache ([`cpu::l2_bytes`]; 1 MiB where the system does not say), at least
 /// [`MIN_WALK_QUERIES`].
-pub fn walk_queries() -> usize {
+fn walk_queries() -> usize {
     static QUERIES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *QUERIES.get_or_init(|| queries_for_cache(cpu::l2_bytes()))
 }
 
 /// The fewest queries of a walk ([`walk_queries`]): a leaf's tables (12 to 25 KiB a pair of
 /// blocks) are fetched once a walk, so a walk brings them thousands of queries.
-pub const MIN_WALK_QUERIES: usize = 1 << 14;
+const MIN_WALK_QUERIES: usize = 1 << 14;
 
 /// The queries of a walk on a CPU whose level-2 cache holds `l2` bytes.
 fn queries_for_cache(l2: Option<usize>) -> usize {
